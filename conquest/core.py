@@ -1,0 +1,211 @@
+"""The engine protocol every game follows, its errors, and the registry of games.
+
+Why one protocol: the site, the save links, the conformance test and the bots all drive
+every game the same way, so a new game is one engine module, one data file and one
+template, nothing else touched.
+
+A game is an instance of a :class:`Game` subclass exposed as ``GAME`` by a module or
+package under :mod:`conquest.games`. The registry finds it by itself.
+
+The protocol (see ``shared/spec/design.md``):
+
+- ``new_game(options, seed) -> state``: ``options`` is a plain JSON dict, already
+  normalised by ``normalize_options``; ``seed`` drives only set-up randomness that every
+  player may see anyway (it is stored in the save).
+- ``legal_actions(state) -> list[Action]`` in a stable order; empty at a chance step and
+  at the end.
+- ``apply(state, action) -> state``: pure, never mutates its input. Raises
+  :class:`InvalidAction` or :class:`IllegalAction`; then nothing changed.
+- ``chance(state) -> ChanceSpec | None``: when the game waits for dice, a shuffle or a
+  spin, what must be drawn. The driver (:mod:`conquest.session`) draws it with
+  :mod:`conquest.rng` and applies the resulting chance action, which goes into the log
+  like any other action. So replay is exact and a link never predicts the next roll.
+- ``outcome(state) -> Outcome | None``: ``None`` while the game goes on.
+- ``view(state, player) -> dict``: JSON for that seat, hidden information stripped
+  (``player=None`` is a spectator).
+- ``to_move(state) -> int | None``: the seat expected to act (``None`` at chance/end).
+- ``parse_action(text) -> Action`` and ``str(action)``: the canonical text, round-trips.
+- ``state_to_json(state) -> dict`` / ``state_from_json(obj) -> state``: round-trips.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+__all__ = [
+    "GameError",
+    "InvalidAction",
+    "IllegalAction",
+    "InvalidOptions",
+    "ChanceSpec",
+    "Outcome",
+    "Game",
+    "games",
+    "get_game",
+]
+
+
+class GameError(ValueError):
+    """Base of the engine's refusals: a stable ``code`` for programs, a message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": type(self).__name__, "code": self.code, "message": self.message}
+
+
+class InvalidAction(GameError):
+    """The action text or value is malformed: it could never be legal."""
+
+
+class IllegalAction(GameError):
+    """The action is well formed but not allowed now; the message cites the ruling."""
+
+
+class InvalidOptions(GameError):
+    """The options given to ``new_game`` are not acceptable."""
+
+
+@dataclass(frozen=True)
+class ChanceSpec:
+    """What the game waits for: ``sizes`` is one integer per value to draw.
+
+    Each value is drawn uniformly in ``range(size)``: dice are ``(6, 6, 6)``, a wheel of X
+    slices is ``(X,)``, a Fisher-Yates shuffle of n items is ``(n, n-1, ..., 2)``. The game
+    turns the drawn values into its own chance action with ``chance_action``.
+    """
+
+    kind: str
+    sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: ``winners`` are seat numbers (several for a shared win)."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[float, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason, "scores": list(self.scores)}
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Game(ABC, Generic[S, A]):
+    """One game's rules. Subclasses are stateless: all state is in the state values."""
+
+    #: stable identifier used in saves, links, URLs and the registry
+    id: str = ""
+    #: display name
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    #: the seed text file this game's rules come from, and its rulings prefix (e.g. "M")
+    ruling_prefix: str = ""
+
+    # -- set-up -----------------------------------------------------------------------
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Check options and fill defaults; raise :class:`InvalidOptions`. Must be idempotent."""
+        return dict(options or {})
+
+    def default_options(self) -> dict[str, Any]:
+        return self.normalize_options({})
+
+    @abstractmethod
+    def new_game(self, options: Mapping[str, Any], seed: int) -> S: ...
+
+    # -- play -------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[A]: ...
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> S: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None: ...
+
+    def chance(self, state: S) -> ChanceSpec | None:
+        """Games without chance never wait for a draw."""
+        return None
+
+    def chance_action(self, state: S, values: Sequence[int]) -> A:
+        raise NotImplementedError(f"{self.id} has no chance steps")
+
+    @abstractmethod
+    def view(self, state: S, player: int | None) -> dict[str, Any]: ...
+
+    # -- text forms -------------------------------------------------------------------
+    @abstractmethod
+    def parse_action(self, text: str) -> A: ...
+
+    def format_action(self, action: A) -> str:
+        return str(action)
+
+    def describe_action(self, state: S, action: A) -> str:
+        """Plain words for the log shown to people; defaults to the canonical text."""
+        return self.format_action(action)
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def state_from_json(self, obj: Mapping[str, Any]) -> S: ...
+
+    # -- helpers shared by all games ----------------------------------------------------
+    def is_terminal(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def check_legal(self, state: S, action: A, code: str, message: str) -> None:
+        """Raise IllegalAction unless ``action`` is among the legal actions."""
+        if action not in self.legal_actions(state):
+            raise IllegalAction(code, message)
+
+
+_REGISTRY: dict[str, Game[Any, Any]] | None = None
+
+
+def games() -> dict[str, Game[Any, Any]]:
+    """All games under :mod:`conquest.games`, by id, in a stable (sorted) order.
+
+    Discovery instead of a hand-kept list: adding a game touches no other file.
+    """
+    global _REGISTRY
+    if _REGISTRY is None:
+        import conquest.games as pkg
+
+        found: dict[str, Game[Any, Any]] = {}
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+            if info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            game = getattr(module, "GAME", None)
+            if isinstance(game, Game):
+                if game.id in found:
+                    raise RuntimeError(f"two games share the id {game.id!r}")
+                found[game.id] = game
+        _REGISTRY = dict(sorted(found.items()))
+    return _REGISTRY
+
+
+def get_game(game_id: str) -> Game[Any, Any]:
+    try:
+        return games()[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}") from None

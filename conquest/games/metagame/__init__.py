@@ -1,0 +1,39 @@
+"""Conquest Metagame (issue #4): the hub campaign where a weighted wheel picks each duel.
+
+Modules: :mod:`.board` (the map as an index graph), :mod:`.state` (frozen state, phases as
+data), :mod:`.actions` (compact action texts), :mod:`.engine` (rulings M1-M17),
+:mod:`.view` (the host console's view and log lines).
+
+Choices where the rulings are silent (the rules page and the report repeat them):
+
+- Slice assignment is one action per side carrying the whole assignment (``w0:5,2:3``,
+  game indices into the session's list). ``legal_actions`` offers a bounded canonical set
+  (fill from each game in turn, plus the even spread); ``apply`` accepts any valid one.
+  The page edits a draft and checks it with :func:`slice_report`.
+- Sacrifice and block offers in ``legal_actions`` are canonical too (per size, the
+  territories farthest from the target); any eligible set is accepted.
+- The attacker assigns first, then the defender. The attacker decides on a re-spin first;
+  if they keep the result, the defender may re-spin.
+- The host presses spin (``spin``); the draw is then a chance step ``r<k>/<X> <layout>``.
+- The duel result is recorded by the host (``da``/``dd``); built-in games are not played
+  by the engine: the page links to them and the host records the result (M12).
+- M4 override: ``k<t>!`` is legal only when no neutral territory qualifies; it then allows
+  any neutral territory.
+- M14: with exactly zero eligible territories the gift step is skipped and the log line of
+  the duel result says so; otherwise the attacker always chooses (even among one).
+- M15: a pool size applies to each kind (N block tokens and N re-spin tokens); a token
+  earned while the pool is empty is not earned.
+- M17: corrections (``!o``, ``!k``, ``!t``) are accepted between turns and during capital
+  picks, not mid-invasion (undo the invasion instead); they are never in ``legal_actions``.
+  A player left with no territory (by any step) is out, tokens back to the pool; a
+  correction giving a territory back revives them.
+- At least 3 games on the wheel: a side with 3 territories has Z = 3 and a cap of 1.
+"""
+
+from __future__ import annotations
+
+from conquest.games.metagame.engine import MetagameGame, canonical_allocs, slice_report
+
+__all__ = ["GAME", "MetagameGame", "slice_report", "canonical_allocs"]
+
+GAME = MetagameGame()

@@ -1,0 +1,310 @@
+"""Metagame actions: small frozen values and their compact canonical texts.
+
+Why so terse: a whole campaign travels in a link that chat apps cut at about 2,000
+characters, so territories are written by their map index (``c37``), players by seat
+number, games by their position in the session's list. The log shown to people uses
+:meth:`MetagameGame.describe_action`, which spells everything out.
+
+=================  ===============================  ===========================================
+text               value                            meaning
+=================  ===============================  ===========================================
+``k37``            ``PickCapital(37)``              M4 pick territory 37 as capital
+``k37!``           ``PickCapital(37, True)``        M4 host override (only when none qualifies)
+``c37``            ``Claim(37)``                    M5 claim a neutral territory
+``i37``            ``Invade(37)``                   M5 invade another player's territory
+``p``              ``Pass()``                       M5 pass
+``s3.40``/``s-``   ``Sacrifice((3, 40))``           M7 attacker's sacrifice (or none)
+``b8.9``/``b-``    ``Block((8, 9))``                M8 defender's block (or none)
+``w5,,3``          ``Slices(((0, 5), (2, 3)))``     M9 slices of the side assigning now
+``spin``           ``Spin()``                       M10 the host presses spin
+``r17/24 5,3,,16`` ``SpinResult(17, 24, layout)``   M10 drawn slice 17 of 24 and the wheel
+``x12``/``x-``     ``Respin(12)``                   M11 re-spin spending territory 12 (or not)
+``da``/``dd``      ``Duel("a")``                    M12 duel won by attacker / defender
+``g12``            ``Gift(12)``                     M14 the losing attacker's gift
+``!o37=2``         ``SetOwner(37, 2)``              M17 owner correction (``=-`` neutral)
+``!k2=37``         ``SetCapital(2, 37)``            M17 capital correction (``=-`` none)
+``!t2b=3``         ``SetTokens(2, "b", 3)``         M17 tokens correction (``b`` block, ``r`` re-spin)
+``!end``           ``Agree()``                      M16 the host records a mutual agreement
+=================  ===============================  ===========================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from conquest.core import InvalidAction
+
+__all__ = [
+    "PickCapital",
+    "Claim",
+    "Invade",
+    "Pass",
+    "Sacrifice",
+    "Block",
+    "Slices",
+    "Spin",
+    "SpinResult",
+    "Respin",
+    "Duel",
+    "Gift",
+    "SetOwner",
+    "SetCapital",
+    "SetTokens",
+    "Agree",
+    "Action",
+    "parse_action",
+    "format_alloc",
+]
+
+#: the largest number accepted in any action text (territories, seats, slices, tokens)
+MAX_NUMBER = 9999
+
+
+@dataclass(frozen=True)
+class PickCapital:
+    t: int
+    override: bool = False
+
+    def __str__(self) -> str:
+        return f"k{self.t}{'!' if self.override else ''}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    t: int
+
+    def __str__(self) -> str:
+        return f"c{self.t}"
+
+
+@dataclass(frozen=True)
+class Invade:
+    t: int
+
+    def __str__(self) -> str:
+        return f"i{self.t}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    def __str__(self) -> str:
+        return "p"
+
+
+def _fmt_set(prefix: str, ts: tuple[int, ...]) -> str:
+    return prefix + (".".join(map(str, ts)) if ts else "-")
+
+
+@dataclass(frozen=True)
+class Sacrifice:
+    """``ts`` sorted and distinct; empty means "no sacrifice"."""
+
+    ts: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return _fmt_set("s", self.ts)
+
+
+@dataclass(frozen=True)
+class Block:
+    """``ts`` sorted and distinct; empty means "no block"."""
+
+    ts: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return _fmt_set("b", self.ts)
+
+
+def format_alloc(alloc: tuple[tuple[int, int], ...]) -> str:
+    """Slices per game by position in the game list: ``5,,3`` is game 0: 5, game 2: 3.
+
+    Positional rather than ``game:count`` pairs because it is about half as long, and the
+    invasions are most of a campaign's link.
+    """
+    counts = dict(alloc)
+    last = max(counts) if counts else -1
+    return ",".join(str(counts[g]) if g in counts else "" for g in range(last + 1))
+
+
+@dataclass(frozen=True)
+class Slices:
+    """One side's whole assignment: ``(game index, slices)`` pairs sorted by game, all > 0."""
+
+    alloc: tuple[tuple[int, int], ...]
+
+    def __str__(self) -> str:
+        return "w" + format_alloc(self.alloc)
+
+
+@dataclass(frozen=True)
+class Spin:
+    def __str__(self) -> str:
+        return "spin"
+
+
+@dataclass(frozen=True)
+class SpinResult:
+    """The drawn slice ``k`` (0-based) of ``x`` and the wheel's layout, for the log (M10)."""
+
+    k: int
+    x: int
+    layout: tuple[tuple[int, int], ...]
+
+    def __str__(self) -> str:
+        return f"r{self.k}/{self.x} {format_alloc(self.layout)}"
+
+
+@dataclass(frozen=True)
+class Respin:
+    """``t`` is the territory spent; ``None`` declines the re-spin."""
+
+    t: int | None
+
+    def __str__(self) -> str:
+        return "x-" if self.t is None else f"x{self.t}"
+
+
+@dataclass(frozen=True)
+class Duel:
+    """``winner`` is ``"a"`` (attacker) or ``"d"`` (defender)."""
+
+    winner: str
+
+    def __str__(self) -> str:
+        return "d" + self.winner
+
+
+@dataclass(frozen=True)
+class Gift:
+    t: int
+
+    def __str__(self) -> str:
+        return f"g{self.t}"
+
+
+@dataclass(frozen=True)
+class SetOwner:
+    t: int
+    player: int | None
+
+    def __str__(self) -> str:
+        return f"!o{self.t}={'-' if self.player is None else self.player}"
+
+
+@dataclass(frozen=True)
+class SetCapital:
+    player: int
+    t: int | None
+
+    def __str__(self) -> str:
+        return f"!k{self.player}={'-' if self.t is None else self.t}"
+
+
+@dataclass(frozen=True)
+class SetTokens:
+    player: int
+    kind: str  # "b" block or "r" re-spin
+    count: int
+
+    def __str__(self) -> str:
+        return f"!t{self.player}{self.kind}={self.count}"
+
+
+@dataclass(frozen=True)
+class Agree:
+    def __str__(self) -> str:
+        return "!end"
+
+
+Action = (
+    PickCapital
+    | Claim
+    | Invade
+    | Pass
+    | Sacrifice
+    | Block
+    | Slices
+    | Spin
+    | SpinResult
+    | Respin
+    | Duel
+    | Gift
+    | SetOwner
+    | SetCapital
+    | SetTokens
+    | Agree
+)
+
+_NUM = r"(0|[1-9][0-9]{0,3})"
+_ALLOC = r"[0-9]{0,4}(?:,[0-9]{0,4}){0,99}"
+_RE = {
+    "k": re.compile(rf"k{_NUM}(!?)"),
+    "c": re.compile(rf"c{_NUM}"),
+    "i": re.compile(rf"i{_NUM}"),
+    "set": re.compile(rf"([sb])(-|{_NUM}(?:\.{_NUM})*)"),
+    "w": re.compile(rf"w({_ALLOC})"),
+    "r": re.compile(rf"r{_NUM}/{_NUM} ({_ALLOC})"),
+    "x": re.compile(rf"x(-|{_NUM})"),
+    "g": re.compile(rf"g{_NUM}"),
+    "o": re.compile(rf"!o{_NUM}=(-|{_NUM})"),
+    "kk": re.compile(rf"!k{_NUM}=(-|{_NUM})"),
+    "t": re.compile(rf"!t{_NUM}([br])={_NUM}"),
+}
+
+
+def _alloc(text: str, what: str) -> tuple[tuple[int, int], ...]:
+    pairs = []
+    for g, part in enumerate(text.split(",")):
+        if part == "":
+            continue
+        if part != str(int(part)):
+            raise InvalidAction("action.alloc-number", f"{what}: write {part!r} as a plain number")
+        if int(part) == 0:
+            raise InvalidAction("action.alloc-zero", f"{what} gives a game 0 slices; leave its place empty")
+        pairs.append((g, int(part)))
+    if not pairs:
+        raise InvalidAction("action.alloc-empty", f"{what} assigns no slices")
+    return tuple(pairs)
+
+
+def parse_action(text: str) -> Action:
+    """The action for a canonical text (also accepts unsorted lists); InvalidAction if malformed."""
+    if not isinstance(text, str):
+        raise InvalidAction("action.type", "an action must be text")
+    s = text.strip()
+    if s == "p":
+        return Pass()
+    if s == "spin":
+        return Spin()
+    if s == "!end":
+        return Agree()
+    if s in ("da", "dd"):
+        return Duel(s[1])
+    if m := _RE["k"].fullmatch(s):
+        return PickCapital(int(m[1]), m[2] == "!")
+    if m := _RE["c"].fullmatch(s):
+        return Claim(int(m[1]))
+    if m := _RE["i"].fullmatch(s):
+        return Invade(int(m[1]))
+    if m := _RE["g"].fullmatch(s):
+        return Gift(int(m[1]))
+    if m := _RE["set"].fullmatch(s):
+        body = m[2]
+        ts: tuple[int, ...] = () if body == "-" else tuple(sorted(int(v) for v in body.split(".")))
+        if len(set(ts)) != len(ts):
+            raise InvalidAction("action.repeat", f"{s!r} names a territory twice")
+        return Sacrifice(ts) if m[1] == "s" else Block(ts)
+    if m := _RE["w"].fullmatch(s):
+        return Slices(_alloc(m[1], repr(s)))
+    if m := _RE["r"].fullmatch(s):
+        return SpinResult(int(m[1]), int(m[2]), _alloc(m[3], repr(s)))
+    if m := _RE["x"].fullmatch(s):
+        return Respin(None if m[1] == "-" else int(m[1]))
+    if m := _RE["o"].fullmatch(s):
+        return SetOwner(int(m[1]), None if m[2] == "-" else int(m[2]))
+    if m := _RE["kk"].fullmatch(s):
+        return SetCapital(int(m[1]), None if m[2] == "-" else int(m[2]))
+    if m := _RE["t"].fullmatch(s):
+        return SetTokens(int(m[1]), m[2], int(m[3]))
+    raise InvalidAction("action.syntax", f"{text[:40]!r} is not a metagame action")

@@ -1,0 +1,999 @@
+"""The Conquest Metagame rules (rulings M1-M17), as a :class:`conquest.core.Game`.
+
+Why the engine computes everything: the seed text asks the host to do arithmetic under
+pressure (X, Y, Z, doubled on a capital, caps raised by sacrifices, who may block or
+re-spin). Here every number comes with the ruling it follows, every step lists what is
+eligible, and a refused action changes nothing and says which ruling refused it.
+
+Choices where the rulings are silent are documented where they are made, and listed in
+the module docstring of :mod:`conquest.games.metagame`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
+from conquest.games.metagame.actions import (
+    Action,
+    Agree,
+    Block,
+    Claim,
+    Duel,
+    Gift,
+    Invade,
+    Pass,
+    PickCapital,
+    Respin,
+    Sacrifice,
+    SetCapital,
+    SetOwner,
+    SetTokens,
+    Slices,
+    Spin,
+    SpinResult,
+    parse_action,
+)
+from conquest.games.metagame.board import Board, BoardError, board_for_options
+from conquest.games.metagame.state import NEUTRAL, Invasion, Player, State
+
+__all__ = ["MetagameGame", "DEFAULT_GAMES", "PALETTE", "slice_report", "canonical_allocs"]
+
+#: built-in two-player games first, then one typed name so the default wheel has 3 games
+DEFAULT_GAMES = ("conquests", "reign", "Chess")
+#: known built-in two-player games, used when the registry cannot be read
+KNOWN_BUILTINS = {"conquests": "The Game of Conquests", "reign": "To Reign Supreme"}
+PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+#: M9 needs at most 3 games for any side (a side with 3 territories has Z = 3, cap 1)
+MIN_GAMES = 3
+MAX_GAMES = 40
+MAX_NAME = 40
+MAX_GAME_NAME = 60
+MAX_POOL = 999
+MAX_TOKENS = 999
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_OPTION_KEYS = {"players", "games", "token_pool", "map", "map_data"}
+_INVASION_PHASES = {
+    "sacrifice",
+    "block",
+    "slices_a",
+    "slices_d",
+    "spin",
+    "spinning",
+    "respin_a",
+    "respin_d",
+    "duel",
+    "gift",
+}
+
+
+def _illegal(code: str, message: str) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+# ------------------------------------------------------------------------------------------
+# Options
+# ------------------------------------------------------------------------------------------
+def _norm_players(raw: Any) -> list[dict[str, str]]:
+    if raw is None:
+        raw = 2
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = [{} for _ in range(raw)]
+    if not isinstance(raw, list):
+        raise InvalidOptions("options.players", "players must be a list of {name, colour}")
+    if not 2 <= len(raw) <= 8:
+        raise InvalidOptions("options.players", f"M2: 2 to 8 players, not {len(raw)}")
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for i, p in enumerate(raw):
+        if isinstance(p, str):
+            p = {"name": p}
+        if not isinstance(p, Mapping):
+            raise InvalidOptions("options.players", f"player {i + 1} must be a name and a colour")
+        name = p.get("name", f"Player {i + 1}")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidOptions("options.players.name", f"M2: player {i + 1} needs a name")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME:
+            raise InvalidOptions("options.players.name", f"player {i + 1}'s name is longer than {MAX_NAME}")
+        if name.casefold() in seen:
+            raise InvalidOptions("options.players.name", f"two players are called {name!r}")
+        seen.add(name.casefold())
+        colour = p.get("colour", PALETTE[i % len(PALETTE)])
+        if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+            raise InvalidOptions("options.players.colour", f"M2: {name}'s colour must look like #1f77b4")
+        colour = colour.lower()
+        # the default colour is left out: 8 hex colours are ~60 characters of every link
+        out.append(
+            {"name": name} if colour == PALETTE[i % len(PALETTE)] else {"name": name, "colour": colour}
+        )
+    return out
+
+
+def _norm_games(raw: Any) -> list[str]:
+    if raw is None:
+        raw = list(DEFAULT_GAMES)
+    if not isinstance(raw, list):
+        raise InvalidOptions("options.games", "games must be a list of names")
+    out: list[str] = []
+    seen: set[str] = set()
+    for g in raw:
+        if not isinstance(g, str) or not g.strip():
+            raise InvalidOptions("options.games", "M9: every game on the wheel needs a name")
+        g = " ".join(g.split())
+        if len(g) > MAX_GAME_NAME:
+            raise InvalidOptions(
+                "options.games", f"the game name {g[:20]!r}... is longer than {MAX_GAME_NAME}"
+            )
+        if g.casefold() in seen:
+            raise InvalidOptions("options.games", f"M9: {g!r} is on the list twice")
+        seen.add(g.casefold())
+        out.append(g)
+    if not MIN_GAMES <= len(out) <= MAX_GAMES:
+        raise InvalidOptions(
+            "options.games",
+            f"M9: the wheel needs {MIN_GAMES} to {MAX_GAMES} games (a side holding 3 territories has "
+            f"Z = 3 and a cap of 1, so it needs 3 games); {len(out)} given",
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Slices (M9): the assignment report the UI shows, and the canonical assignments
+# ------------------------------------------------------------------------------------------
+def canonical_allocs(z: int, cap: int, n_games: int) -> list[tuple[tuple[int, int], ...]]:
+    """A bounded, stable list of valid assignments of ``z`` slices, each game <= ``cap``.
+
+    Why: the number of valid assignments explodes, but random bots and the conformance
+    test need ``legal_actions`` to list some. These are: for each game g, fill g to the cap,
+    then the following games in list order (wrapping); then the even spread over all games
+    when it fits. Any other valid assignment is accepted by ``apply``.
+    """
+    out: list[tuple[tuple[int, int], ...]] = []
+    for start in range(n_games):
+        alloc: dict[int, int] = {}
+        left, i = z, start
+        while left > 0 and len(alloc) < n_games:
+            take = min(cap, left)
+            alloc[i % n_games] = take
+            left -= take
+            i += 1
+        if left == 0:
+            out.append(tuple(sorted(alloc.items())))
+    if z >= n_games:
+        base, extra = divmod(z, n_games)
+        if base + (1 if extra else 0) <= cap:
+            out.append(tuple((g, base + (1 if g < extra else 0)) for g in range(n_games)))
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    unique = []
+    for a in out:
+        if a not in seen:
+            seen.add(a)
+            unique.append(a)
+    return unique
+
+
+def slice_report(
+    state: State, alloc: Mapping[int, int] | Iterable[tuple[int, int]], side: str | None = None
+) -> dict[str, Any]:
+    """Check a draft assignment for the side assigning now (or ``side`` "a"/"d").
+
+    Returns the numbers and the messages the UI shows while the player edits ("2 slices
+    left", "needs 1 more game", "Chess has 6 slices; the cap is 5"), and ``ok``.
+    """
+    inv = state.inv
+    if inv is None:
+        return {"ok": False, "messages": ["no invasion is under way"]}
+    if side is None:
+        side = "d" if state.phase == "slices_d" else "a"
+    z, cap = (inv.z_a, inv.cap_a) if side == "a" else (inv.z_d, inv.cap_d)
+    pairs = list(alloc.items()) if isinstance(alloc, Mapping) else list(alloc)
+    counts: dict[int, int] = {}
+    messages: list[str] = []
+    for g, n in pairs:
+        if not 0 <= g < len(state.games):
+            messages.append(f"there is no game number {g} on the list")
+            continue
+        if n < 0:
+            messages.append(f"{state.games[g]} cannot have {n} slices")
+            continue
+        if n:
+            counts[g] = counts.get(g, 0) + n
+    total = sum(counts.values())
+    over = [g for g, n in sorted(counts.items()) if n > cap]
+    for g in over:
+        messages.append(f"M9: {state.games[g]} has {counts[g]} slices; the cap is {cap}")
+    left = z - total
+    if left > 0:
+        messages.append(f"{left} slice{'s' if left != 1 else ''} left")
+    elif left < 0:
+        messages.append(f"M9: {-left} slice{'s' if left != -1 else ''} too many; assign exactly {z}")
+    chosen = len(counts)
+    reach = chosen * cap
+    more = 0
+    if reach < z:
+        more = -(-(z - reach) // cap)
+        messages.append(f"needs {more} more game{'s' if more != 1 else ''}")
+    ok = not messages
+    return {
+        "side": side,
+        "z": z,
+        "cap": cap,
+        "assigned": total,
+        "left": left,
+        "over_cap": over,
+        "games_chosen": chosen,
+        "more_games_needed": more,
+        "min_games": -(-z // cap),
+        "ok": ok,
+        "messages": messages or ["ready"],
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# The game
+# ------------------------------------------------------------------------------------------
+class MetagameGame(Game[State, Action]):
+    """Conquest Metagame: a 2-8 player campaign where a weighted wheel picks each duel."""
+
+    id = "metagame"
+    title = "Conquest Metagame"
+    min_players = 2
+    max_players = 8
+    ruling_prefix = "M"
+
+    # -- set-up -----------------------------------------------------------------------
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        o = dict(options or {})
+        unknown = sorted(set(o) - _OPTION_KEYS)
+        if unknown:
+            raise InvalidOptions("options.unknown", f"unknown metagame options: {', '.join(unknown)}")
+        pool = o.get("token_pool")
+        if pool is not None and (
+            not isinstance(pool, int) or isinstance(pool, bool) or not 0 <= pool <= MAX_POOL
+        ):
+            raise InvalidOptions(
+                "options.token_pool", f"M15: the token pool is a number 0..{MAX_POOL} or unlimited"
+            )
+        map_id = o.get("map", "usa100")
+        if not isinstance(map_id, str) or not re.fullmatch(r"[a-z0-9_-]{1,40}", map_id):
+            raise InvalidOptions("options.map", "the map id must be a short lower-case name")
+        out: dict[str, Any] = {
+            "players": _norm_players(o.get("players")),
+            "games": _norm_games(o.get("games")),
+            "map": map_id,
+        }
+        if pool is not None:  # unlimited is the default and is left out of links
+            out["token_pool"] = pool
+        if o.get("map_data") is not None:
+            if not isinstance(o["map_data"], Mapping):
+                raise InvalidOptions("options.map_data", "map_data must be a map object")
+            out["map_data"] = dict(o["map_data"])
+        return out
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        """No set-up randomness: the host fixes the turn order (M2) and players pick capitals."""
+        opts = self.normalize_options(options)
+        try:
+            board = board_for_options(opts["map"], opts.get("map_data"))
+        except BoardError as exc:
+            raise InvalidOptions("options.map", str(exc)) from None
+        n = len(opts["players"])
+        if len(board) < n:
+            raise InvalidOptions("options.map", f"the map has {len(board)} territories for {n} players")
+        return State(
+            board=board,
+            players=tuple(
+                Player(p["name"], p.get("colour", PALETTE[i % len(PALETTE)]))
+                for i, p in enumerate(opts["players"])
+            ),
+            games=tuple(opts["games"]),
+            pool=opts.get("token_pool"),
+            owner=(NEUTRAL,) * len(board),
+            capital=(NEUTRAL,) * n,
+            block=(0,) * n,
+            respin=(0,) * n,
+        )
+
+    # -- eligibility (shared by legal_actions, apply and view) -----------------------
+    @staticmethod
+    def capital_candidates(state: State, p: int) -> list[int]:
+        """M4: neutral territories at distance >= 3 from every territory another player owns."""
+        dist = state.board.dist
+        others = [t for t, o in enumerate(state.owner) if o >= 0 and o != p]
+        return [t for t, o in enumerate(state.owner) if o == NEUTRAL and all(dist[t][u] >= 3 for u in others)]
+
+    @staticmethod
+    def claimable(state: State, p: int) -> list[int]:
+        """M5: neutral territories adjacent to any of ``p``'s."""
+        adj, owner = state.board.adj, state.owner
+        return [t for t, o in enumerate(owner) if o == NEUTRAL and any(owner[u] == p for u in adj[t])]
+
+    @staticmethod
+    def invadable(state: State, p: int) -> list[int]:
+        """M5: other players' territories adjacent to any of ``p``'s."""
+        adj, owner = state.board.adj, state.owner
+        return [t for t, o in enumerate(owner) if o >= 0 and o != p and any(owner[u] == p for u in adj[t])]
+
+    @staticmethod
+    def sacrificable(state: State, p: int, target: int) -> list[int]:
+        """M7/M8/M11: own, not the capital, not the target, not adjacent to the target."""
+        adj = state.board.adj[target]
+        cap = state.capital[p]
+        return [t for t, o in enumerate(state.owner) if o == p and t != cap and t != target and t not in adj]
+
+    @staticmethod
+    def giftable(state: State, p: int, target: int) -> list[int]:
+        """M14: the attacker's non-capital territories adjacent to the target."""
+        cap = state.capital[p]
+        return [t for t in state.board.adj[target] if state.owner[t] == p and t != cap]
+
+    def can_respin(self, state: State, p: int) -> bool:
+        """M11: a re-spin token and an eligible territory; at most one re-spin per invasion."""
+        inv = state.inv
+        return (
+            inv is not None
+            and inv.respin_by == NEUTRAL
+            and state.respin[p] > 0
+            and bool(self.sacrificable(state, p, inv.target))
+        )
+
+    def can_block(self, state: State) -> bool:
+        """M8: a block token and at least s eligible territories."""
+        inv = state.inv
+        assert inv is not None
+        d = inv.defender
+        return state.block[d] > 0 and len(self.sacrificable(state, d, inv.target)) >= len(inv.sacrificed)
+
+    @staticmethod
+    def pool_free(state: State, kind: str) -> int | None:
+        """M15: tokens of that kind left in the pool; None when unlimited."""
+        if state.pool is None:
+            return None
+        held = state.block if kind == "b" else state.respin
+        return max(0, state.pool - sum(held))
+
+    # -- turn order -------------------------------------------------------------------
+    def to_move(self, state: State) -> int | None:
+        """The seat expected to act; the host presses spin and records duels for the attacker's seat."""
+        ph = state.phase
+        if ph in ("over", "spinning"):
+            return None
+        if ph in ("capital", "turn"):
+            return state.current
+        inv = state.inv
+        assert inv is not None
+        if ph in ("block", "slices_d", "respin_d"):
+            return inv.defender
+        return inv.attacker
+
+    def chance(self, state: State) -> ChanceSpec | None:
+        if state.phase == "spinning" and state.inv is not None:
+            return ChanceSpec("spin", (state.inv.x,))
+        return None
+
+    def chance_action(self, state: State, values: Sequence[int]) -> SpinResult:
+        inv = state.inv
+        if state.phase != "spinning" or inv is None:
+            raise _illegal("M10.not-spinning", "M10: the wheel is not being spun")
+        (k,) = values
+        return SpinResult(int(k), inv.x, inv.layout)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """M16: most territories wins; a tie is a shared win."""
+        if state.phase != "over":
+            return None
+        counts = state.counts()
+        best = max(counts)
+        winners = tuple(p for p, c in enumerate(counts) if c == best)
+        return Outcome(winners=winners, reason=state.ended or "over", scores=tuple(float(c) for c in counts))
+
+    # -- legal actions ------------------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Action]:
+        """Stable order. Host corrections (M17) and the agreement (M16) are accepted by
+        ``apply`` at the allowed moments but never listed: they are the host's, not a move."""
+        ph = state.phase
+        if ph == "capital":
+            cands = self.capital_candidates(state, state.current)
+            if cands:
+                return [PickCapital(t) for t in cands]
+            return [PickCapital(t, True) for t, o in enumerate(state.owner) if o == NEUTRAL]
+        if ph == "turn":
+            p = state.current
+            acts: list[Action] = [Claim(t) for t in self.claimable(state, p)]
+            acts += [Invade(t) for t in self.invadable(state, p)]
+            acts.append(Pass())
+            return acts
+        inv = state.inv
+        if ph == "over" or ph == "spinning" or inv is None:
+            return []
+        if ph == "sacrifice":
+            elig = self._by_distance(state, self.sacrificable(state, inv.attacker, inv.target), inv.target)
+            acts = [Sacrifice()]
+            acts += [Sacrifice(tuple(sorted(elig[:s]))) for s in range(1, min(inv.y_a, len(elig)) + 1)]
+            return acts
+        if ph == "block":
+            elig = self._by_distance(state, self.sacrificable(state, inv.defender, inv.target), inv.target)
+            s = len(inv.sacrificed)
+            acts = [Block()]
+            if state.block[inv.defender] > 0 and len(elig) >= s:
+                acts.append(Block(tuple(sorted(elig[:s]))))
+            return acts
+        if ph == "slices_a":
+            return [Slices(a) for a in canonical_allocs(inv.z_a, inv.cap_a, len(state.games))]
+        if ph == "slices_d":
+            return [Slices(a) for a in canonical_allocs(inv.z_d, inv.cap_d, len(state.games))]
+        if ph == "spin":
+            return [Spin()]
+        if ph in ("respin_a", "respin_d"):
+            p = inv.attacker if ph == "respin_a" else inv.defender
+            return [Respin(None)] + [Respin(t) for t in self.sacrificable(state, p, inv.target)]
+        if ph == "duel":
+            return [Duel("a"), Duel("d")]
+        if ph == "gift":
+            return [Gift(t) for t in self.giftable(state, inv.attacker, inv.target)]
+        return []
+
+    @staticmethod
+    def _by_distance(state: State, ts: list[int], target: int) -> list[int]:
+        """Canonical order for offered sacrifices: farthest from the target first."""
+        row = state.board.dist[target]
+        return sorted(ts, key=lambda t: (-row[t], t))
+
+    # -- apply ------------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> State:
+        if isinstance(action, str):
+            action = parse_action(action)
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise InvalidAction("action.type", f"{action!r} is not a metagame action")
+        return handler(self, state, action)
+
+    def _territory(self, state: State, t: int, what: str) -> None:
+        if not 0 <= t < len(state.board):
+            raise IllegalAction("M1.no-territory", f"M1: there is no territory {t} on this map ({what})")
+
+    def _phase(self, state: State, action: Action, *phases: str) -> None:
+        if state.phase not in phases:
+            if state.phase == "over":
+                raise _illegal("M16.over", f"M16: the campaign is over; {action} cannot be played")
+            raise _illegal(
+                "phase",
+                f"{action} is not possible now: the campaign is at the {_PHASE_TEXT[state.phase]} step",
+            )
+
+    def _pick_capital(self, state: State, a: PickCapital) -> State:
+        self._phase(state, a, "capital")
+        self._territory(state, a.t, str(a))
+        p = state.current
+        if state.owner[a.t] != NEUTRAL:
+            raise _illegal(
+                "M4.not-neutral",
+                f"M4: a capital must be a neutral territory; {self._tname(state, a.t)} is held",
+            )
+        cands = self.capital_candidates(state, p)
+        if a.override:
+            if cands:
+                raise _illegal(
+                    "M4.override-not-needed",
+                    f"M4: the host may override only when no territory qualifies; {len(cands)} do",
+                )
+        elif a.t not in cands:
+            if not cands:
+                raise _illegal(
+                    "M4.none-qualifies",
+                    "M4: no territory is 3 or more away from every other player's; "
+                    "the host may override (k<territory>!)",
+                )
+            raise _illegal(
+                "M4.too-close",
+                f"M4: a capital must be at distance >= 3 from every territory another player "
+                f"owns; {self._tname(state, a.t)} is too close",
+            )
+        owner = list(state.owner)
+        owner[a.t] = p
+        capital = list(state.capital)
+        capital[p] = a.t
+        nxt = p + 1
+        if nxt >= len(state.players):
+            return replace(state, owner=tuple(owner), capital=tuple(capital), phase="turn", current=0, turn=1)
+        return replace(state, owner=tuple(owner), capital=tuple(capital), current=nxt)
+
+    def _claim(self, state: State, a: Claim) -> State:
+        self._phase(state, a, "turn")
+        self._territory(state, a.t, str(a))
+        p = state.current
+        if state.owner[a.t] != NEUTRAL:
+            raise _illegal(
+                "M5.claim-not-neutral",
+                f"M5: only a neutral territory can be claimed; "
+                f"{self._tname(state, a.t)} is held by {self._pname(state, state.owner[a.t])}",
+            )
+        if not any(state.owner[u] == p for u in state.board.adj[a.t]):
+            raise _illegal(
+                "M5.claim-not-adjacent",
+                f"M5: a claimed territory must border one of "
+                f"{self._pname(state, p)}'s; {self._tname(state, a.t)} does not",
+            )
+        owner = list(state.owner)
+        owner[a.t] = p
+        return self._end_turn(replace(state, owner=tuple(owner)))
+
+    def _pass(self, state: State, a: Pass) -> State:
+        self._phase(state, a, "turn")
+        return self._end_turn(state)
+
+    def _invade(self, state: State, a: Invade) -> State:
+        self._phase(state, a, "turn")
+        self._territory(state, a.t, str(a))
+        p = state.current
+        d = state.owner[a.t]
+        if d == NEUTRAL:
+            raise _illegal("M5.invade-neutral", f"M5: {self._tname(state, a.t)} is neutral; claim it instead")
+        if d == p:
+            raise _illegal(
+                "M5.invade-own", f"M5: {self._tname(state, a.t)} is already {self._pname(state, p)}'s"
+            )
+        if not any(state.owner[u] == p for u in state.board.adj[a.t]):
+            raise _illegal(
+                "M5.invade-not-adjacent",
+                f"M5: an invaded territory must border one of "
+                f"{self._pname(state, p)}'s; {self._tname(state, a.t)} does not",
+            )
+        counts = state.counts()
+        inv = Invasion(
+            attacker=p,
+            defender=d,
+            target=a.t,
+            m=2 if state.capital[d] == a.t else 1,
+            n_a=counts[p],
+            n_d=counts[d],
+        )
+        st = replace(state, inv=inv, phase="sacrifice")
+        if inv.y_a < 1 or not self.sacrificable(st, p, a.t):
+            st = replace(st, phase="slices_a")
+        return st
+
+    def _set_of(self, state: State, ts: tuple[int, ...], p: int, target: int, rule: str, who: str) -> None:
+        elig = set(self.sacrificable(state, p, target))
+        adj = state.board.adj[target]
+        for t in ts:
+            self._territory(state, t, who)
+            name = self._tname(state, t)
+            if state.owner[t] != p:
+                raise _illegal(
+                    f"{rule}.not-own",
+                    f"{rule}: a sacrificed territory must be {self._pname(state, p)}'s own; {name} is not",
+                )
+            if t == state.capital[p]:
+                raise _illegal(f"{rule}.capital", f"{rule}: a capital cannot be sacrificed ({name})")
+            if t == target:
+                raise _illegal(f"{rule}.target", f"{rule}: the target itself cannot be sacrificed")
+            if t in adj:
+                raise _illegal(
+                    f"{rule}.adjacent",
+                    f"{rule}: a sacrificed territory must not border the target; {name} does",
+                )
+            assert t in elig
+
+    def _sacrifice(self, state: State, a: Sacrifice) -> State:
+        self._phase(state, a, "sacrifice")
+        inv = state.inv
+        assert inv is not None
+        if not a.ts:
+            return replace(state, phase="slices_a")
+        if len(a.ts) > inv.y_a:
+            raise _illegal(
+                "M7.too-many", f"M7: at most YA = {inv.y_a} territories may be sacrificed; {len(a.ts)} named"
+            )
+        self._set_of(state, a.ts, inv.attacker, inv.target, "M7", str(a))
+        owner = list(state.owner)
+        for t in a.ts:
+            owner[t] = NEUTRAL
+        st = replace(state, owner=tuple(owner), inv=replace(inv, sacrificed=a.ts), phase="block")
+        if not self.can_block(st):
+            st = replace(st, phase="slices_a")
+        return st
+
+    def _block(self, state: State, a: Block) -> State:
+        self._phase(state, a, "block")
+        inv = state.inv
+        assert inv is not None
+        if not a.ts:
+            return replace(state, phase="slices_a")
+        d = inv.defender
+        if state.block[d] < 1:
+            raise _illegal("M8.no-token", f"M8: {self._pname(state, d)} holds no block token")
+        s = len(inv.sacrificed)
+        if len(a.ts) != s:
+            raise _illegal(
+                "M8.count", f"M8: a block sacrifices exactly s = {s} territories; {len(a.ts)} named"
+            )
+        self._set_of(state, a.ts, d, inv.target, "M8", str(a))
+        owner = list(state.owner)
+        for t in a.ts:
+            owner[t] = NEUTRAL
+        block = list(state.block)
+        block[d] -= 1  # spent tokens go back to the pool (seed 8)
+        return replace(
+            state, owner=tuple(owner), block=tuple(block), inv=replace(inv, blocked=a.ts), phase="slices_a"
+        )
+
+    def _slices(self, state: State, a: Slices) -> State:
+        self._phase(state, a, "slices_a", "slices_d")
+        inv = state.inv
+        assert inv is not None
+        side = "a" if state.phase == "slices_a" else "d"
+        rep = slice_report(state, a.alloc, side)
+        if not rep["ok"]:
+            why = "; ".join(m.removeprefix("M9: ") for m in rep["messages"])
+            raise _illegal(
+                "M9.slices",
+                f"M9: each side assigns exactly its Z = {rep['z']} slices, "
+                f"no game above its cap of {rep['cap']}: {why}",
+            )
+        if side == "a":
+            return replace(state, inv=replace(inv, slices_a=a.alloc), phase="slices_d")
+        return replace(state, inv=replace(inv, slices_d=a.alloc), phase="spin")
+
+    def _spin(self, state: State, a: Spin) -> State:
+        self._phase(state, a, "spin")
+        return replace(state, phase="spinning")
+
+    def _spin_result(self, state: State, a: SpinResult) -> State:
+        self._phase(state, a, "spinning")
+        inv = state.inv
+        assert inv is not None
+        if a.x != inv.x or a.layout != inv.layout:
+            raise _illegal(
+                "M10.layout", f"M10: the recorded wheel ({a.x} slices) is not this invasion's wheel"
+            )
+        if not 0 <= a.k < inv.x:
+            raise _illegal("M10.slice", f"M10: there is no slice {a.k} on a wheel of {inv.x}")
+        inv2 = replace(inv, spins=inv.spins + (a.k,))
+        st = replace(state, inv=inv2, phase="duel")
+        if inv2.respin_by == NEUTRAL:
+            if self.can_respin(st, inv.attacker):
+                st = replace(st, phase="respin_a")
+            elif self.can_respin(st, inv.defender):
+                st = replace(st, phase="respin_d")
+        return st
+
+    def _respin(self, state: State, a: Respin) -> State:
+        self._phase(state, a, "respin_a", "respin_d")
+        inv = state.inv
+        assert inv is not None
+        p = inv.attacker if state.phase == "respin_a" else inv.defender
+        if a.t is None:
+            if state.phase == "respin_a" and self.can_respin(state, inv.defender):
+                return replace(state, phase="respin_d")
+            return replace(state, phase="duel")
+        self._territory(state, a.t, str(a))
+        if state.respin[p] < 1:
+            raise _illegal("M11.no-token", f"M11: {self._pname(state, p)} holds no re-spin token")
+        self._set_of(state, (a.t,), p, inv.target, "M11", str(a))
+        owner = list(state.owner)
+        owner[a.t] = NEUTRAL
+        respin = list(state.respin)
+        respin[p] -= 1
+        return replace(
+            state,
+            owner=tuple(owner),
+            respin=tuple(respin),
+            inv=replace(inv, respin_by=p, respin_spent=a.t),
+            phase="spinning",
+        )
+
+    def _duel(self, state: State, a: Duel) -> State:
+        self._phase(state, a, "duel")
+        inv = state.inv
+        assert inv is not None
+        if a.winner == "a":
+            inv2 = replace(inv, duel_wins=inv.duel_wins + 1)
+            if inv2.duel_wins < inv2.needed_wins:
+                return replace(state, inv=inv2)  # M12: a capital needs a second win
+            return self._attacker_wins(replace(state, inv=inv2))
+        return self._defender_wins(state)
+
+    def _earn(self, state: State, kind: str, p: int) -> tuple[int, ...]:
+        held = list(state.block if kind == "b" else state.respin)
+        free = self.pool_free(state, kind)
+        if free is None or free > 0:
+            held[p] += 1
+        return tuple(held)
+
+    def _attacker_wins(self, state: State) -> State:
+        """M13: the target changes hands; a capital brings everything and eliminates."""
+        inv = state.inv
+        assert inv is not None
+        owner = list(state.owner)
+        owner[inv.target] = inv.attacker
+        st = state
+        if inv.m == 2:
+            owner = [inv.attacker if o == inv.defender else o for o in owner]
+        st = replace(st, owner=tuple(owner))
+        if inv.sacrifice_counts:
+            st = replace(st, respin=self._earn(st, "r", inv.attacker))
+        return self._end_turn(st)
+
+    def _defender_wins(self, state: State) -> State:
+        """M14: the defender keeps the target, earns a block token and receives a gift."""
+        inv = state.inv
+        assert inv is not None
+        st = replace(state, block=self._earn(state, "b", inv.defender))
+        if self.giftable(st, inv.attacker, inv.target):
+            return replace(st, phase="gift")
+        return self._end_turn(st)  # M14: nothing to give (the log says so)
+
+    def _gift(self, state: State, a: Gift) -> State:
+        self._phase(state, a, "gift")
+        inv = state.inv
+        assert inv is not None
+        self._territory(state, a.t, str(a))
+        if a.t not in self.giftable(state, inv.attacker, inv.target):
+            raise _illegal(
+                "M14.gift",
+                f"M14: the gift must be one of {self._pname(state, inv.attacker)}'s "
+                f"non-capital territories bordering the target; {self._tname(state, a.t)} is not",
+            )
+        owner = list(state.owner)
+        owner[a.t] = inv.defender
+        return self._end_turn(replace(state, owner=tuple(owner)))
+
+    # -- after every resolution -------------------------------------------------------
+    def _settle(self, state: State) -> State:
+        """Players left with no territory are out: tokens back to the pool, no capital (M13)."""
+        if state.phase == "capital":
+            return state
+        counts = state.counts()
+        if all(c > 0 for c in counts):
+            return state
+        block = tuple(b if counts[p] else 0 for p, b in enumerate(state.block))
+        respin = tuple(r if counts[p] else 0 for p, r in enumerate(state.respin))
+        capital = tuple(c if counts[p] else NEUTRAL for p, c in enumerate(state.capital))
+        return replace(state, block=block, respin=respin, capital=capital)
+
+    def _end_reason(self, state: State) -> str | None:
+        """M16, checked after every resolution."""
+        counts = state.counts()
+        if sum(1 for c in counts if c > 0) <= 1:
+            return "last"
+        if any(4 * c > 3 * len(state.board) for c in counts):
+            return "majority"
+        return None
+
+    def _next_alive(self, state: State, after: int) -> int:
+        n = len(state.players)
+        for k in range(1, n + 1):
+            q = (after + k) % n
+            if state.alive(q):
+                return q
+        return after
+
+    def _end_turn(self, state: State) -> State:
+        st = self._settle(replace(state, inv=None, phase="turn"))
+        reason = self._end_reason(st)
+        if reason:
+            return replace(st, phase="over", ended=reason)
+        return replace(st, current=self._next_alive(st, st.current), turn=st.turn + 1)
+
+    # -- host corrections (M17) and agreement (M16) ------------------------------------
+    def _host_phase(self, state: State, a: Action) -> None:
+        if state.phase in _INVASION_PHASES:
+            raise _illegal(
+                "M17.mid-invasion",
+                "M17: corrections are made between turns; finish the invasion or undo it first",
+            )
+        if state.phase == "over":
+            raise _illegal("M16.over", "M16: the campaign is over; undo the last step to correct it")
+
+    def _after_correction(self, state: State) -> State:
+        if state.phase == "capital":
+            return state
+        st = self._settle(state)
+        reason = self._end_reason(st)
+        if reason:
+            return replace(st, phase="over", ended=reason)
+        if not st.alive(st.current):
+            st = replace(st, current=self._next_alive(st, st.current))
+        return st
+
+    def _check_seat(self, state: State, p: int) -> None:
+        if not 0 <= p < len(state.players):
+            raise IllegalAction(
+                "M2.no-player", f"M2: there is no player {p} (seats 0..{len(state.players) - 1})"
+            )
+
+    def _set_owner(self, state: State, a: SetOwner) -> State:
+        self._host_phase(state, a)
+        self._territory(state, a.t, str(a))
+        if a.player is not None:
+            self._check_seat(state, a.player)
+        new = NEUTRAL if a.player is None else a.player
+        owner = list(state.owner)
+        owner[a.t] = new
+        capital = tuple(NEUTRAL if (c == a.t and p != new) else c for p, c in enumerate(state.capital))
+        return self._after_correction(replace(state, owner=tuple(owner), capital=capital))
+
+    def _set_capital(self, state: State, a: SetCapital) -> State:
+        self._host_phase(state, a)
+        self._check_seat(state, a.player)
+        if a.t is not None:
+            self._territory(state, a.t, str(a))
+            if state.owner[a.t] != a.player:
+                raise _illegal(
+                    "M17.capital-not-own",
+                    f"M17: a capital must be one of the player's territories; "
+                    f"give {self._tname(state, a.t)} to {self._pname(state, a.player)} first",
+                )
+        capital = list(state.capital)
+        capital[a.player] = NEUTRAL if a.t is None else a.t
+        return self._after_correction(replace(state, capital=tuple(capital)))
+
+    def _set_tokens(self, state: State, a: SetTokens) -> State:
+        self._host_phase(state, a)
+        self._check_seat(state, a.player)
+        if a.count > MAX_TOKENS:
+            raise _illegal("M17.tokens", f"M17: at most {MAX_TOKENS} tokens")
+        held = list(state.block if a.kind == "b" else state.respin)
+        held[a.player] = a.count
+        if state.pool is not None and sum(held) > state.pool:
+            kind = "block" if a.kind == "b" else "re-spin"
+            raise _illegal("M15.pool", f"M15: the pool holds only {state.pool} {kind} tokens in all")
+        st = replace(state, block=tuple(held)) if a.kind == "b" else replace(state, respin=tuple(held))
+        return self._after_correction(st)
+
+    def _agree(self, state: State, a: Agree) -> State:
+        if state.phase == "over":
+            raise _illegal("M16.over", "M16: the campaign is already over")
+        if state.phase == "capital":
+            raise _illegal("M16.too-early", "M16: the campaign has not started; finish picking capitals")
+        return replace(self._settle(replace(state, inv=None)), phase="over", ended="agreement")
+
+    # -- text ---------------------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    @staticmethod
+    def _pname(state: State, p: int) -> str:
+        return state.players[p].name if 0 <= p < len(state.players) else f"player {p}"
+
+    @staticmethod
+    def _tname(state: State, t: int) -> str:
+        return state.board.names[t] if 0 <= t < len(state.board) else f"territory {t}"
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """Plain words for the log, with the consequences the engine worked out."""
+        return describe(self, state, action)
+
+    # -- JSON -------------------------------------------------------------------------
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        inv = state.inv
+        board = state.board
+        return {
+            "map": board.map_id if board.data is None else None,
+            "map_data": board.data,
+            "players": [{"name": p.name, "colour": p.colour} for p in state.players],
+            "games": list(state.games),
+            "pool": state.pool,
+            "owner": list(state.owner),
+            "capital": list(state.capital),
+            "block": list(state.block),
+            "respin": list(state.respin),
+            "phase": state.phase,
+            "current": state.current,
+            "turn": state.turn,
+            "ended": state.ended,
+            "inv": None
+            if inv is None
+            else {
+                "attacker": inv.attacker,
+                "defender": inv.defender,
+                "target": inv.target,
+                "m": inv.m,
+                "n_a": inv.n_a,
+                "n_d": inv.n_d,
+                "sacrificed": list(inv.sacrificed),
+                "blocked": list(inv.blocked),
+                "slices_a": [list(x) for x in inv.slices_a],
+                "slices_d": [list(x) for x in inv.slices_d],
+                "spins": list(inv.spins),
+                "respin_by": inv.respin_by,
+                "respin_spent": inv.respin_spent,
+                "duel_wins": inv.duel_wins,
+            },
+        }
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> State:
+        try:
+            board: Board = board_for_options(obj["map"] or "", obj.get("map_data"))
+            i = obj["inv"]
+            inv = (
+                None
+                if i is None
+                else Invasion(
+                    attacker=i["attacker"],
+                    defender=i["defender"],
+                    target=i["target"],
+                    m=i["m"],
+                    n_a=i["n_a"],
+                    n_d=i["n_d"],
+                    sacrificed=tuple(i["sacrificed"]),
+                    blocked=tuple(i["blocked"]),
+                    slices_a=tuple((g, n) for g, n in i["slices_a"]),
+                    slices_d=tuple((g, n) for g, n in i["slices_d"]),
+                    spins=tuple(i["spins"]),
+                    respin_by=i["respin_by"],
+                    respin_spent=i["respin_spent"],
+                    duel_wins=i["duel_wins"],
+                )
+            )
+            return State(
+                board=board,
+                players=tuple(Player(p["name"], p["colour"]) for p in obj["players"]),
+                games=tuple(obj["games"]),
+                pool=obj["pool"],
+                owner=tuple(obj["owner"]),
+                capital=tuple(obj["capital"]),
+                block=tuple(obj["block"]),
+                respin=tuple(obj["respin"]),
+                phase=obj["phase"],
+                current=obj["current"],
+                turn=obj["turn"],
+                inv=inv,
+                ended=obj["ended"],
+            )
+        except (KeyError, TypeError, ValueError, BoardError) as exc:
+            raise InvalidAction("state.json", f"not a metagame state: {exc}") from None
+
+    # -- view -------------------------------------------------------------------------
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """Everything the host console shows (the metagame has no hidden information)."""
+        from conquest.games.metagame.view import build_view
+
+        return build_view(self, state, player)
+
+
+_PHASE_TEXT = {
+    "capital": "capital pick (M4)",
+    "turn": "turn (M5)",
+    "sacrifice": "sacrifice (M7)",
+    "block": "block (M8)",
+    "slices_a": "attacker's slices (M9)",
+    "slices_d": "defender's slices (M9)",
+    "spin": "spin (M10)",
+    "spinning": "wheel draw (M10)",
+    "respin_a": "attacker's re-spin (M11)",
+    "respin_d": "defender's re-spin (M11)",
+    "duel": "duel result (M12)",
+    "gift": "attacker's gift (M14)",
+    "over": "end (M16)",
+}
+
+_HANDLERS: dict[type, Any] = {
+    PickCapital: MetagameGame._pick_capital,
+    Claim: MetagameGame._claim,
+    Pass: MetagameGame._pass,
+    Invade: MetagameGame._invade,
+    Sacrifice: MetagameGame._sacrifice,
+    Block: MetagameGame._block,
+    Slices: MetagameGame._slices,
+    Spin: MetagameGame._spin,
+    SpinResult: MetagameGame._spin_result,
+    Respin: MetagameGame._respin,
+    Duel: MetagameGame._duel,
+    Gift: MetagameGame._gift,
+    SetOwner: MetagameGame._set_owner,
+    SetCapital: MetagameGame._set_capital,
+    SetTokens: MetagameGame._set_tokens,
+    Agree: MetagameGame._agree,
+}
+
+
+def describe(game: MetagameGame, state: State, action: Action) -> str:
+    from conquest.games.metagame.view import describe_action
+
+    return describe_action(game, state, action)

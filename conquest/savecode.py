@@ -1,0 +1,213 @@
+"""Share links: a save, compressed and base64url-encoded, and its defensive decoder.
+
+A link fragment is ``<mode>=<code>`` where mode is ``h`` (host: may continue) or ``v``
+(view: read-only), and code is ``c1.`` followed by base64url (no padding) of the raw-deflate
+compressed compact JSON of the save. The fragment never reaches a server.
+
+Everything here treats its input as hostile: a link is typed, truncated, mangled by chat
+apps, or crafted. Each failure is a :class:`SaveCodeError` with a stable code and a message
+for people; nothing else escapes, and nothing is ever rendered as markup here.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+from conquest.session import SAVE_FORMAT
+
+__all__ = [
+    "CODE_PREFIX",
+    "MAX_CODE_CHARS",
+    "MAX_JSON_BYTES",
+    "SaveCodeError",
+    "encode_save",
+    "decode_save",
+    "validate_save",
+    "make_fragment",
+    "parse_fragment",
+]
+
+CODE_PREFIX = "c1."
+#: a link longer than this is not a link we made (our own stay far below)
+MAX_CODE_CHARS = 200_000
+#: the inflated JSON may not exceed this (a zip bomb stops here)
+MAX_JSON_BYTES = 2_000_000
+MAX_LOG_ENTRIES = 100_000
+MAX_ACTION_CHARS = 2_000
+MAX_OPTIONS_DEPTH = 8
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+_GAME_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+MODES = {"h": "host", "v": "view"}
+
+
+class SaveCodeError(ValueError):
+    """A link or file that is not a usable save; ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def encode_save(save: Mapping[str, Any]) -> str:
+    """The link code of a save dict (``Save.to_json()``); validates it first."""
+    obj = validate_save(save)
+    raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    packed = comp.compress(raw) + comp.flush()
+    return CODE_PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+
+
+def decode_save(code: str) -> dict[str, Any]:
+    """Turn a link code back into a validated save dict, or raise SaveCodeError."""
+    if not isinstance(code, str):
+        raise SaveCodeError("type", "A game link must be text.")
+    code = code.strip()
+    if not code:
+        raise SaveCodeError("empty", "The link holds no game: the part after # is empty.")
+    if len(code) > MAX_CODE_CHARS:
+        raise SaveCodeError("too-long", f"The link is {len(code):,} characters long; no game link is that long.")
+    version, dot, body = code.partition(".")
+    if not dot or not re.fullmatch(r"c\d{1,3}", version):
+        raise SaveCodeError(
+            "not-a-link", "This does not look like a Conquest game link (it should start with 'c1.')."
+        )
+    if version + "." != CODE_PREFIX:
+        raise SaveCodeError(
+            "version",
+            f"This link was made by another version of Conquest (format {version!r}); "
+            f"this site reads format {CODE_PREFIX[:-1]!r}.",
+        )
+    if not _B64URL.fullmatch(body):
+        raise SaveCodeError(
+            "base64", "The link is damaged: it contains characters a game link never has (was it cut or edited?)."
+        )
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):
+        raise SaveCodeError("base64", "The link is damaged: its code is cut short or edited.") from None
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(packed, MAX_JSON_BYTES + 1)
+    except zlib.error:
+        raise SaveCodeError("compression", "The link is damaged: its game data does not unpack.") from None
+    if len(raw) > MAX_JSON_BYTES or inflater.unconsumed_tail:
+        raise SaveCodeError("too-large", "The link unpacks to more data than any game needs; it was refused.")
+    if not inflater.eof:
+        raise SaveCodeError("truncated", "The link is cut short: copy the whole link, up to its last character.")
+    if inflater.unused_data:
+        raise SaveCodeError("trailing", "The link is damaged: it carries extra data after the game.")
+    return parse_save_json(raw, what="link")
+
+
+def parse_save_json(raw: bytes | str, what: str = "file") -> dict[str, Any]:
+    """Parse and validate save JSON from a link or a file."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_JSON_BYTES:
+            raise SaveCodeError("too-large", f"The {what} is larger than any saved game; it was refused.")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveCodeError("encoding", f"The {what} is not UTF-8 text.") from None
+    elif len(raw) > MAX_JSON_BYTES:
+        raise SaveCodeError("too-large", f"The {what} is larger than any saved game; it was refused.")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise SaveCodeError("json", f"The {what} does not hold a saved game (it is not valid JSON).") from None
+    return validate_save(obj, what=what)
+
+
+def _check_json_value(value: Any, path: str, depth: int = 0) -> None:
+    if depth > MAX_OPTIONS_DEPTH:
+        raise SaveCodeError("schema", f"The game options are nested too deeply at {path}.")
+    if value is None or isinstance(value, (bool, int, str)):
+        if isinstance(value, str) and len(value) > 10_000:
+            raise SaveCodeError("schema", f"The text at {path} is too long.")
+        return
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SaveCodeError("schema", f"The number at {path} is not finite.")
+        return
+    if isinstance(value, list):
+        if len(value) > 10_000:
+            raise SaveCodeError("schema", f"The list at {path} is too long.")
+        for i, item in enumerate(value):
+            _check_json_value(item, f"{path}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        if len(value) > 1_000:
+            raise SaveCodeError("schema", f"The object at {path} has too many keys.")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise SaveCodeError("schema", f"A key at {path} is not text.")
+            _check_json_value(item, f"{path}.{key}", depth + 1)
+        return
+    raise SaveCodeError("schema", f"The value at {path} is not plain data.")
+
+
+def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
+    """Check the shape of a save; return a clean copy. The log itself is checked by replay."""
+    if not isinstance(obj, Mapping):
+        raise SaveCodeError("schema", f"The {what} does not hold a saved game (expected an object).")
+    missing = [k for k in ("v", "game", "options", "log") if k not in obj]
+    if missing:
+        raise SaveCodeError("schema", f"The {what} is missing {', '.join(missing)}.")
+    extra = sorted(set(obj) - {"v", "game", "options", "log"})
+    if extra:
+        raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(extra)}.")
+    version = obj["v"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveCodeError("schema", f"The {what}'s format version is not a number.")
+    if version != SAVE_FORMAT:
+        raise SaveCodeError(
+            "version", f"The {what} uses save format {version}; this site reads format {SAVE_FORMAT}."
+        )
+    game = obj["game"]
+    if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
+        raise SaveCodeError("schema", f"The {what} names no valid game.")
+    options = obj["options"]
+    if not isinstance(options, Mapping):
+        raise SaveCodeError("schema", f"The {what}'s options are not an object.")
+    _check_json_value(dict(options), "options")
+    log = obj["log"]
+    if not isinstance(log, list):
+        raise SaveCodeError("schema", f"The {what}'s log is not a list.")
+    if len(log) > MAX_LOG_ENTRIES:
+        raise SaveCodeError("schema", f"The {what}'s log has {len(log):,} steps; at most {MAX_LOG_ENTRIES:,}.")
+    for i, entry in enumerate(log):
+        if not isinstance(entry, str):
+            raise SaveCodeError("schema", f"Step {i + 1} of the {what}'s log is not text.")
+        if len(entry) > MAX_ACTION_CHARS:
+            raise SaveCodeError("schema", f"Step {i + 1} of the {what}'s log is too long.")
+    return {"v": version, "game": game, "options": dict(options), "log": list(log)}
+
+
+def make_fragment(save: Mapping[str, Any], mode: str = "h") -> str:
+    """The URL fragment (without '#') for a save: ``h=<code>`` or ``v=<code>``."""
+    if mode not in MODES:
+        raise ValueError(f"unknown link mode {mode!r}")
+    return f"{mode}={encode_save(save)}"
+
+
+def parse_fragment(fragment: str) -> tuple[str, dict[str, Any]]:
+    """``(mode, save)`` from a URL fragment (with or without '#'); SaveCodeError if unusable."""
+    if not isinstance(fragment, str):
+        raise SaveCodeError("type", "A game link must be text.")
+    frag = fragment.strip()
+    if frag.startswith("#"):
+        frag = frag[1:]
+    mode, eq, code = frag.partition("=")
+    if not eq or mode not in MODES:
+        raise SaveCodeError(
+            "not-a-link", "The part of the link after # is not a Conquest game (expected #h=… or #v=…)."
+        )
+    return MODES[mode], decode_save(code)

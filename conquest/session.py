@@ -1,0 +1,163 @@
+"""Saves and the match driver: the history is the source of truth.
+
+A save is ``{"v": 1, "game": id, "options": {...}, "log": [action texts]}``. The set-up
+seed is ``options["seed"]``. Replaying the log from ``new_game`` gives the state; undo is
+"replay all but the last". Chance results are in the log as ordinary actions (drawn by
+:mod:`conquest.rng` when they happen), so replay needs no generator at all.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conquest.core import Game, GameError, InvalidOptions, get_game
+from conquest.rng import Rng, new_seed
+
+__all__ = ["SAVE_FORMAT", "Save", "ReplayError", "Match", "replay"]
+
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Save:
+    """A whole game as data: what links, files and localStorage carry."""
+
+    game: str
+    options: Mapping[str, Any]
+    log: tuple[str, ...] = ()
+    version: int = SAVE_FORMAT
+
+    def to_json(self) -> dict[str, Any]:
+        return {"v": self.version, "game": self.game, "options": dict(self.options), "log": list(self.log)}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Save:
+        """Trusts the shape; untrusted input goes through :func:`conquest.savecode.validate_save`."""
+        return cls(game=obj["game"], options=dict(obj["options"]), log=tuple(obj["log"]), version=obj["v"])
+
+
+class ReplayError(GameError):
+    """A save whose log does not replay: names the first bad step and why."""
+
+    def __init__(self, index: int, text: str, cause: GameError) -> None:
+        super().__init__(
+            "replay." + cause.code,
+            f"step {index + 1} of the log, {text!r}, was refused: {cause.message}",
+        )
+        self.index = index
+        self.text = text
+        self.cause = cause
+
+
+def _split_options(game: Game[Any, Any], options: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    opts = dict(options)
+    seed = opts.pop("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise InvalidOptions("options.seed", f"the set-up seed must be a whole number, not {seed!r}")
+    return game.normalize_options(opts), seed
+
+
+class Match:
+    """A game in progress: its save, every state along its log, and an RNG for chance steps.
+
+    Keeping every intermediate state makes "look at the map at turn 12" and undo instant;
+    states are immutable, so sharing is cheap.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any] | str,
+        options: Mapping[str, Any] | None = None,
+        log: Iterable[str] = (),
+        rng: Rng | None = None,
+    ) -> None:
+        self.game: Game[Any, Any] = get_game(game) if isinstance(game, str) else game
+        raw = dict(options or {})
+        raw.setdefault("seed", new_seed() if rng is None or rng.seed is None else rng.below(2**31))
+        opts, seed = _split_options(self.game, raw)
+        self.options: dict[str, Any] = {**opts, "seed": seed}
+        self.rng = rng if rng is not None else Rng(None)
+        self.log: list[str] = []
+        self.states: list[Any] = [self.game.new_game(opts, seed)]
+        for index, text in enumerate(log):
+            try:
+                self._push(text)
+            except GameError as exc:
+                raise ReplayError(index, text, exc) from None
+
+    # -- reading --------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def save(self) -> Save:
+        return Save(game=self.game.id, options=dict(self.options), log=tuple(self.log))
+
+    def legal_actions(self) -> list[Any]:
+        return self.game.legal_actions(self.state)
+
+    def outcome(self) -> Any:
+        return self.game.outcome(self.state)
+
+    # -- playing --------------------------------------------------------------------
+    def _push(self, text: str) -> Any:
+        action = self.game.parse_action(text)
+        new_state = self.game.apply(self.state, action)
+        self.log.append(self.game.format_action(action))
+        self.states.append(new_state)
+        return new_state
+
+    def play(self, action: Any) -> Any:
+        """Apply a player's action (value or text), then draw any chance steps it opens.
+
+        A refused action raises and changes nothing.
+        """
+        text = action if isinstance(action, str) else self.game.format_action(action)
+        self._push(text)
+        self.resolve_chance()
+        return self.state
+
+    def resolve_chance(self) -> int:
+        """Draw and apply every pending chance step; returns how many were drawn."""
+        drawn = 0
+        while (spec := self.game.chance(self.state)) is not None:
+            values = self.rng.draw(spec.sizes)
+            self._push(self.game.format_action(self.game.chance_action(self.state, values)))
+            drawn += 1
+        return drawn
+
+    def undo(self) -> bool:
+        """Take back the last player action, with the chance steps it caused.
+
+        Chance results after it go too, so an undo never keeps a roll for a different move;
+        the next roll is drawn afresh.
+        """
+        if not self.log:
+            return False
+        while self.log:
+            self.log.pop()
+            self.states.pop()
+            if self.game.chance(self.states[-1]) is None:
+                break
+        return True
+
+    def truncate(self, length: int) -> None:
+        """Step back to the position after ``length`` log entries (for "go back to here")."""
+        if not 0 <= length <= len(self.log):
+            raise ValueError(f"no step {length} in a log of {len(self.log)}")
+        del self.log[length:]
+        del self.states[length + 1 :]
+
+
+def replay(save: Save | Mapping[str, Any], rng: Rng | None = None) -> Match:
+    """Rebuild a match from a save; raises :class:`ReplayError` at the first bad step."""
+    if not isinstance(save, Save):
+        save = Save.from_json(save)
+    return Match(save.game, save.options, save.log, rng=rng)
+
+
+def replay_states(game: Game[Any, Any], options: Mapping[str, Any], log: Sequence[str]) -> list[Any]:
+    """Every state along ``log`` (for charts and stepping back)."""
+    return list(Match(game, options, log).states)
+

@@ -1,0 +1,282 @@
+"""The page frame's Python side: the thin adapter between the browser and ``conquest``.
+
+Why here and not in ``conquest/``: the engines import nothing from ``js`` or ``pyscript``
+so they run and test under CPython. Everything that touches the DOM, localStorage, the
+clipboard or the URL lives in this module and the page modules, and stays thin: DOM events
+become engine actions, engine state becomes DOM/SVG.
+
+All text that came from a link, a file or storage is put into the page with
+``textContent`` (via :func:`el`), never as markup.
+"""
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
+
+from conquest.core import GameError, games, get_game
+from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
+from conquest.session import Match, ReplayError
+from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError
+
+document = js.document
+_proxies: list[Any] = []  # event handlers must outlive the call that made them
+
+
+def nullish(value: Any) -> bool:
+    """JS ``null`` arrives as ``jsnull`` (not None) in Pyodide 314; ``undefined`` as None."""
+    return value is None or value is jsnull
+
+
+# -- engine state and banners ----------------------------------------------------------
+def set_engine(state: str, text: str) -> None:
+    document.documentElement.dataset.engine = state
+    label = document.querySelector("#engine-status .engine-text")
+    if not nullish(label):
+        label.textContent = text
+
+
+def ready() -> None:
+    """Called by every page once its Python has set up: tests and people wait for this."""
+    js.performance.mark("engine-ready")
+    set_engine("ready", "Engine ready")
+
+
+def _banner(kind: str, text: str) -> None:
+    box = document.getElementById("error-banner" if kind == "error" else "notice-banner")
+    if nullish(box):
+        return
+    box.querySelector(".banner-text").textContent = str(text)
+    box.hidden = False
+
+
+def show_error(text: str) -> None:
+    _banner("error", text)
+
+
+def show_notice(text: str) -> None:
+    _banner("notice", text)
+
+
+def clear_banners() -> None:
+    for bid in ("error-banner", "notice-banner"):
+        box = document.getElementById(bid)
+        if not nullish(box):
+            box.hidden = True
+
+
+# -- DOM helpers -------------------------------------------------------------------------
+def el(tag: str, text: str | None = None, *, cls: str | None = None, **attrs: Any) -> Any:
+    """Create an element; text is always text. Attribute names use _ for -."""
+    node = document.createElement(tag)
+    if text is not None:
+        node.textContent = str(text)
+    if cls:
+        node.className = cls
+    for key, value in attrs.items():
+        if value is None or value is False:
+            continue
+        node.setAttribute(key.rstrip("_").replace("_", "-"), "" if value is True else str(value))
+    return node
+
+
+def append(parent: Any, *children: Any) -> Any:
+    for child in children:
+        if child is not None:
+            parent.appendChild(child)
+    return parent
+
+
+def clear(node: Any) -> None:
+    node.replaceChildren()
+
+
+def on(target: Any, event: str, handler: Callable[[Any], Any]) -> None:
+    """Attach a Python handler; errors inside it go to the error banner, not to limbo."""
+
+    def report(exc: BaseException) -> None:
+        if isinstance(exc, (GameError, SaveCodeError, StorageError)):
+            show_error(str(exc))
+        else:  # a bug: say so plainly, keep the page alive
+            js.console.error(f"{type(exc).__name__}: {exc}")
+            show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Your game is unchanged.")
+
+    async def run_async(coro: Any) -> None:
+        try:
+            await coro
+        except Exception as exc:
+            report(exc)
+
+    def guarded(ev: Any) -> Any:
+        try:
+            result = handler(ev)
+            if inspect.iscoroutine(result):
+                asyncio.ensure_future(run_async(result))
+        except Exception as exc:
+            report(exc)
+        return None
+
+    proxy = create_proxy(guarded)
+    _proxies.append(proxy)
+    target.addEventListener(event, proxy)
+
+
+def now() -> float:
+    return float(js.Date.now())
+
+
+# -- storage -----------------------------------------------------------------------------
+class LocalStorageBackend:
+    """localStorage for :class:`conquest.store.SlotStore`; quota errors become StorageError."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    def get(self, key: str) -> str | None:
+        value = self.storage.getItem(key)
+        return None if nullish(value) else str(value)
+
+    def set(self, key: str, value: str) -> None:
+        try:
+            self.storage.setItem(key, value)
+        except JsException as exc:
+            raise StorageError("full", FULL_MESSAGE) from exc
+
+    def remove(self, key: str) -> None:
+        self.storage.removeItem(key)
+
+    def keys(self) -> list[str]:
+        return [str(self.storage.key(i)) for i in range(int(self.storage.length))]
+
+
+_store: SlotStore | None = None
+storage_ok = True
+
+
+def store() -> SlotStore:
+    """The slot store; when storage is disabled, an in-page store and a clear message."""
+    global _store, storage_ok
+    if _store is None:
+        try:
+            backend: Any = LocalStorageBackend(js.window.localStorage)
+            backend.keys()
+        except Exception:
+            storage_ok = False
+            backend = MemoryBackend()
+            show_notice(
+                "This browser does not let the site keep games (storage is disabled, e.g. in some private "
+                "windows). You can play, but export the game or copy its link before closing the page."
+            )
+        _store = SlotStore(backend)
+    return _store
+
+
+# -- saves and links ---------------------------------------------------------------------
+def check_save(save: dict[str, Any]) -> Match:
+    """Replay a save from outside (link, file); raises with a clear message if it is unusable."""
+    if save["game"] not in games():
+        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.")
+    try:
+        return Match(get_game(save["game"]), save["options"], save["log"])
+    except ReplayError as exc:
+        raise SaveCodeError("replay", f"The game in this link does not replay: {exc.message}") from None
+    except GameError as exc:
+        raise SaveCodeError("options", f"The game in this link cannot be set up: {exc.message}") from None
+
+
+def slot_name(save: dict[str, Any], mode: str) -> str:
+    title = save["options"].get("title")
+    game = games()[save["game"]].title if save["game"] in games() else save["game"]
+    base = str(title) if isinstance(title, str) and title.strip() else game
+    return f"{base} (view)" if mode == "view" else base
+
+
+def link_for(save: dict[str, Any], mode: str = "h", page: str | None = None) -> str:
+    """An absolute link to ``page`` (default: this page) carrying the save."""
+    base = page or str(js.location.href).split("#", 1)[0]
+    return f"{base}#{make_fragment(save, mode)}"
+
+
+def page_url(root_relative: str) -> str:
+    """Absolute URL of a site page, from this page's root (data-root on frame.js)."""
+    script = document.querySelector('script[src$="static/frame.js"]')
+    root = "./" if nullish(script) else str(script.dataset.root)
+    return str(js.URL.new(root + root_relative, js.location.href).href)
+
+
+def take_fragment() -> tuple[str, dict[str, Any]] | None:
+    """Read a game from the URL fragment once, then remove it so a reload does not re-add it.
+
+    A broken or hostile link shows a clear message and returns None; nothing is lost.
+    """
+    frag = str(js.location.hash or "")
+    if len(frag) <= 1:
+        return None
+    js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+    try:
+        return parse_fragment(frag)
+    except SaveCodeError as exc:
+        show_error(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.")
+        return None
+
+
+def open_incoming(mode: str, save: dict[str, Any]) -> tuple[Slot | None, Match]:
+    """Validate a save from a link, then store it in a new slot (never over another)."""
+    match = check_save(save)
+    try:
+        slot, created = store().add_from_link(save, mode, slot_name(save, mode), now())
+    except StorageError as exc:
+        show_error(str(exc))
+        return None, match
+    if not created:
+        show_notice(f"This game is already in your saved games as “{slot.name}”; opened it.")
+    return slot, match
+
+
+def download(filename: str, text: str) -> None:
+    blob = js.Blob.new([text], js.Object.fromEntries([["type", "application/json"]]))
+    url = js.URL.createObjectURL(blob)
+    a = el("a", href=url, download=filename)
+    document.body.appendChild(a)
+    a.click()
+    a.remove()
+    js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+
+async def copy_text(text: str) -> bool:
+    try:
+        await js.navigator.clipboard.writeText(text)
+        return True
+    except Exception:
+        return False
+
+
+async def read_file(input_el: Any) -> tuple[str, str] | None:
+    files = input_el.files
+    if nullish(files) or files.length == 0:
+        return None
+    f = files.item(0)
+    if f.size > 2_000_000:
+        raise SaveCodeError("too-large", "That file is larger than any saved game; it was not opened.")
+    text = await f.text()
+    return str(f.name), str(text)
+
+
+def import_file_text(text: str, filename: str) -> Slot:
+    save = parse_save_json(text, what="file")
+    check_save(save)
+    stem = filename.rsplit(".", 1)[0][:60]
+    return store().create(save, f"{slot_name(save, 'host')} — {stem}", now())
+
+
+def describe_slots(slots: Iterable[Slot]) -> list[dict[str, Any]]:
+    return [s.to_json() for s in slots]
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,63 @@
+// The page frame's small JavaScript side: offline cache, banners, and the engine state
+// shown before Python runs. Everything about the games is Python (site/py, conquest/).
+const me = document.querySelector('script[src$="static/frame.js"]');
+const root = (me && me.dataset.root) || "./";
+const html = document.documentElement;
+
+function setStatus(state, text) {
+  html.dataset.engine = state;
+  const el = document.querySelector("#engine-status .engine-text");
+  if (el) el.textContent = text;
+}
+
+export function showBanner(kind, text) {
+  const el = document.getElementById(kind === "error" ? "error-banner" : "notice-banner");
+  if (!el) return;
+  el.querySelector(".banner-text").textContent = String(text);  // text, never markup
+  el.hidden = false;
+}
+
+document.addEventListener("click", (ev) => {
+  const btn = ev.target.closest && ev.target.closest(".banner-close");
+  if (btn) btn.parentElement.hidden = true;
+});
+
+// The engine is "starting" until the page's Python says "ready"; any uncaught error before
+// that marks it "failed" with a message, so nobody waits for nothing.
+function fail(message) {
+  if (html.dataset.engine === "ready") return;
+  setStatus("failed", "Engine failed");
+  showBanner("error", "The game engine could not start: " + message + " Reload the page to try again.");
+}
+window.addEventListener("error", (ev) => {
+  if (html.dataset.engine === "starting" && ev.message) fail(ev.message);
+});
+window.addEventListener("unhandledrejection", (ev) => {
+  if (html.dataset.engine === "starting") fail(String(ev.reason && ev.reason.message || ev.reason));
+});
+// PyScript fires py:done on the script once it has run; if the page's Python did not reach
+// frame.ready() by then, it stopped with an error (PyScript logs the traceback).
+document.addEventListener("py:done", () => {
+  setTimeout(() => { if (html.dataset.engine === "starting") fail("the page's Python stopped with an error."); }, 0);
+}, true);
+performance.mark("frame-start");
+
+// Offline: cache the whole site on the first visit (see sw.js). A new build brings a new
+// cache; the page tells the user once the new version is ready.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.register(root + "sw.js", { scope: root }).then((reg) => {
+    reg.addEventListener("updatefound", () => {
+      const worker = reg.installing;
+      if (!worker) return;
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "installed" && navigator.serviceWorker.controller) {
+          showBanner("notice", "A new version of Conquest is ready: reload the page to use it.");
+        }
+      });
+    });
+  }).catch((err) => console.warn("offline cache unavailable:", err && err.message));
+}
+if (location.protocol === "file:") {
+  setStatus("failed", "Engine unavailable");
+  showBanner("error", "This page was opened from a file. Browsers do not run the game engine from file:// pages: open the site's web address instead (it works offline once visited).");
+}
