@@ -302,7 +302,14 @@ class Page:
 
 
 def plan_pages(inp: Inputs) -> list[Page]:
-    playable = [g for g in GAME_INFO if g["id"] in inp.games and (TEMPLATES / "games" / f"{g['id']}.html").exists()]
+    # a game is listed as playable once its engine, template and page module all exist
+    playable = [
+        g
+        for g in GAME_INFO
+        if g["id"] in inp.games
+        and (TEMPLATES / "games" / f"{g['id']}.html").exists()
+        and (SITE_SRC / "games" / f"{g['id']}.py").exists()
+    ]
     pages = [
         Page("index.html", "index.html", {"games": GAME_INFO, "playable": playable}, "home"),
         Page("credits/index.html", "credits.html", {"credits": inp.credits}, "static"),
@@ -367,18 +374,19 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
     for page in pages:
         depth = page.path.count("/")
         root = "../" * depth
-        script = SITE_SRC / "py" / "pages" / f"{page.script}.py"
-        if page.script.startswith("play_"):
-            script = SITE_SRC / "games" / f"{page.script[5:]}.py"
-        if not script.exists():
-            raise BuildError(script, f"the Python entry of {page.path} is missing")
+        modules = page_modules()
+        if page.script not in modules:
+            where = SITE_SRC / "games" / f"{page.script[5:]}.py" if page.script.startswith("play_") else (
+                SITE_SRC / "py" / "pages" / f"{page.script}.py"
+            )
+            raise BuildError(where, f"the Python entry of {page.path} is missing")
         try:
             template = env.get_template(page.template)
             text = template.render(
                 root=root,
                 nav=nav,
                 page_path=page.path,
-                page_script=f"{root}py/{script.name}",
+                page_script=f"{root}py/{page.script}.py",
                 py_config=json.dumps(
                     {
                         "interpreter": f"{root}runtime/pyodide/pyodide.mjs",
@@ -454,6 +462,8 @@ def app_zip() -> bytes:
             files.append((path.relative_to(ROOT).as_posix(), path))
     for path in sorted((SITE_SRC / "py").glob("*.py")):
         files.append((path.name, path))
+    for name, path in page_modules().items():
+        files.append((f"{name}.py", path))
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for arc, path in files:
             info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
@@ -463,11 +473,26 @@ def app_zip() -> bytes:
     return buf.getvalue()
 
 
-def page_scripts() -> dict[str, bytes]:
-    out = {f"py/{p.name}": p.read_bytes() for p in sorted((SITE_SRC / "py" / "pages").glob("*.py"))}
-    for p in sorted((SITE_SRC / "games").glob("*.py")):
-        out[f"py/play_{p.name}"] = p.read_bytes()
+BOOTSTRAP = """# Written by build.py: run the page module, and say so in the page if it fails.
+import js
+
+try:
+    import {module}  # noqa: F401
+except BaseException as exc:
+    js.window.conquestEngineFailed(f"{{type(exc).__name__}}: {{exc}}")
+    raise
+"""
+
+
+def page_modules() -> dict[str, Path]:
+    """Page entry modules by name: site/py/pages/<name>.py and site/games/<id>.py (play_<id>)."""
+    out = {p.stem: p for p in sorted((SITE_SRC / "py" / "pages").glob("*.py"))}
+    out.update({f"play_{p.stem}": p for p in sorted((SITE_SRC / "games").glob("*.py"))})
     return out
+
+
+def page_scripts() -> dict[str, bytes]:
+    return {f"py/{name}.py": BOOTSTRAP.format(module=name).encode() for name in page_modules()}
 
 
 def static_files() -> dict[str, bytes]:

@@ -28,15 +28,18 @@ FIXED = {
 STYLE = """
 .cq-map{background:#dfeaf2;display:block;width:100%;height:auto;touch-action:none;user-select:none}
 .cq-map .ocean{fill:#dfeaf2}
-.cq-map .context-land{fill:#e6e6e3;stroke:#c9c9c4;stroke-width:.5}
-.cq-map .context-water{fill:#dfeaf2;stroke:#b9cfdf;stroke-width:.4}
+.cq-map .context-land{fill:#e6e6e3;stroke:#c9c9c4;stroke-width:.5;vector-effect:non-scaling-stroke}
+.cq-map .context-water{fill:#dfeaf2;stroke:#b9cfdf;stroke-width:.4;vector-effect:non-scaling-stroke}
 .cq-map .territory{fill:var(--owner-fill,var(--fill,#ddd));fill-rule:evenodd;stroke:#fff;
- stroke-width:.7;stroke-linejoin:round;cursor:pointer;transition:fill .15s}
-.cq-map .territory:hover,.cq-map .territory.is-hover{stroke:#333;stroke-width:1.2}
+ stroke-width:.7;stroke-linejoin:round;cursor:pointer;transition:fill .15s;vector-effect:non-scaling-stroke}
+.cq-map .territory:hover,.cq-map .territory.is-hover{stroke:#333;stroke-width:1.4}
 .cq-map .territory:focus{outline:none}
-.cq-map .territory:focus-visible,.cq-map .territory.is-selected{stroke:#111;stroke-width:1.8}
-.cq-map .territory.is-neighbour{stroke:#555;stroke-width:1.1;stroke-dasharray:2 1}
-.cq-map .sea-link{fill:none;stroke:#3d5a73;stroke-width:.9;stroke-dasharray:3 2;stroke-linecap:round}
+.cq-map .territory:focus-visible,.cq-map .territory.is-selected{stroke:#111;stroke-width:2.4}
+.cq-map .territory.is-neighbour{stroke:#444;stroke-width:1.4;stroke-dasharray:3 2}
+.cq-map .sea-link{fill:none;stroke:#3d5a73;stroke-width:1.3;stroke-dasharray:4 3;stroke-linecap:round;
+ vector-effect:non-scaling-stroke;pointer-events:none}
+.cq-map.is-panning{cursor:grabbing}
+.cq-map.is-panning .territory{cursor:grabbing}
 .cq-map .label{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-weight:600;
  fill:#1d1d1d;stroke:#fff;stroke-opacity:.85;stroke-linejoin:round;paint-order:stroke;
  text-anchor:middle;dominant-baseline:central;pointer-events:none}
@@ -129,7 +132,9 @@ def render_map_svg(m: MapData, *, id_prefix: str = "", interactive: bool = True)
         if interactive:
             attrs += ['tabindex="0"', 'role="button"']
         nbnames = ", ".join(names[n] for n in nb)
-        out.append(f"<path {' '.join(attrs)}><title>{escape(t.name)} (borders: {escape(nbnames)})</title></path>")
+        out.append(
+            f"<path {' '.join(attrs)}><title>{escape(t.name)} (borders: {escape(nbnames)})</title></path>"
+        )
     out.append("</g>")
     out.append('<g class="sea-links" aria-hidden="true">')
     drawn = set()
@@ -191,13 +196,16 @@ def _legend(m: MapData, colours: dict[str, str], fs: float) -> str:
         f'height="{_num(height)}" rx="{_num(lfs * 0.4)}"/>'
     )
     title = "Continents (bonus)" if show_bonus else "Regions (territories)"
-    out.append(f'<text x="{_num(x0 + lfs * 0.6)}" y="{_num(y0 + line_h)}" font-weight="700">{escape(title)}</text>')
+    out.append(
+        f'<text x="{_num(x0 + lfs * 0.6)}" y="{_num(y0 + line_h)}" font-weight="700">{escape(title)}</text>'
+    )
     for i, (g, txt) in enumerate(rows):
         y = y0 + line_h * (i + 2)
+        out.append(f'<g class="legend-row" data-group="{_a(g.id)}" data-name="{_a(g.name)}">')
         out.append(
             f'<rect class="swatch" x="{_num(x0 + lfs * 0.6)}" y="{_num(y - lfs * 0.8)}" '
             f'width="{_num(lfs)}" height="{_num(lfs)}" fill="{colours[g.id]}"/>'
         )
-        out.append(f'<text x="{_num(x0 + lfs * 2.0)}" y="{_num(y)}">{escape(txt)}</text>')
+        out.append(f'<text x="{_num(x0 + lfs * 2.0)}" y="{_num(y)}">{escape(txt)}</text></g>')
     out.append("</g>")
     return "".join(out)

@@ -16,7 +16,7 @@ import json
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -87,9 +87,7 @@ class MapData:
     label_size: float = 0.0
     _by_id: dict[str, Territory] = field(default_factory=dict, repr=False, compare=False, hash=False)
     _adj: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    _adjset: dict[str, frozenset[str]] = field(
-        default_factory=dict, repr=False, compare=False, hash=False
-    )
+    _adjset: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False, hash=False)
     _dist: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -267,7 +265,9 @@ def parse_map(obj: dict, source: str) -> MapData:
         if t.id not in member_of:
             raise _fail(source, f"territory {t.id!r} is in no group")
         if member_of[t.id] != t.group:
-            raise _fail(source, f"territory {t.id!r} says group {t.group!r} but group {member_of[t.id]!r} lists it")
+            raise _fail(
+                source, f"territory {t.id!r} says group {t.group!r} but group {member_of[t.id]!r} lists it"
+            )
 
     context = obj.get("context", [])
     credits = obj.get("credits", [])
@@ -298,7 +298,7 @@ def parse_map(obj: dict, source: str) -> MapData:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(map_id: str) -> MapData:
     """Load and validate a bundled map by id (cached: maps are immutable)."""
     if not _SLUG.match(map_id or ""):

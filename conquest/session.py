@@ -1,7 +1,8 @@
 """Saves and the match driver: the history is the source of truth.
 
 A save is ``{"v": 1, "game": id, "options": {...}, "log": [action texts]}``. The set-up
-seed is ``options["seed"]``. Replaying the log from ``new_game`` gives the state; undo is
+seed is ``options["seed"]`` and a name people gave the game is ``options["title"]``; neither
+reaches the rules (``new_game`` gets the rest). Replaying the log from ``new_game`` gives the state; undo is
 "replay all but the last". Chance results are in the log as ordinary actions (drawn by
 :mod:`conquest.rng` when they happen), so replay needs no generator at all.
 """
@@ -51,10 +52,14 @@ class ReplayError(GameError):
 
 
 def _split_options(game: Game[Any, Any], options: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """Take out what belongs to the save, not the rules: the set-up seed and the title."""
     opts = dict(options)
     seed = opts.pop("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise InvalidOptions("options.seed", f"the set-up seed must be a whole number, not {seed!r}")
+    title = opts.pop("title", None)
+    if title is not None and (not isinstance(title, str) or len(title) > 200):
+        raise InvalidOptions("options.title", "the game's title must be text of at most 200 characters")
     return game.normalize_options(opts), seed
 
 
@@ -77,6 +82,8 @@ class Match:
         raw.setdefault("seed", new_seed() if rng is None or rng.seed is None else rng.below(2**31))
         opts, seed = _split_options(self.game, raw)
         self.options: dict[str, Any] = {**opts, "seed": seed}
+        if raw.get("title") is not None:
+            self.options["title"] = raw["title"]
         self.rng = rng if rng is not None else Rng(None)
         self.log: list[str] = []
         self.states: list[Any] = [self.game.new_game(opts, seed)]

@@ -54,18 +54,54 @@ EXCLUDED_STATES = {"02", "15", "60", "66", "69", "72", "78"}
 BRIDGES = [("36047", "36061"), ("36081", "36005")]  # Kings-New York, Queens-Bronx
 
 STATES = {
-    "01": ("AL", "ESC"), "04": ("AZ", "MTN"), "05": ("AR", "WSC"), "06": ("CA", "PAC"),
-    "08": ("CO", "MTN"), "09": ("CT", "NE"), "10": ("DE", "SA"), "11": ("DC", "SA"),
-    "12": ("FL", "SA"), "13": ("GA", "SA"), "16": ("ID", "MTN"), "17": ("IL", "ENC"),
-    "18": ("IN", "ENC"), "19": ("IA", "WNC"), "20": ("KS", "WNC"), "21": ("KY", "ESC"),
-    "22": ("LA", "WSC"), "23": ("ME", "NE"), "24": ("MD", "SA"), "25": ("MA", "NE"),
-    "26": ("MI", "ENC"), "27": ("MN", "WNC"), "28": ("MS", "ESC"), "29": ("MO", "WNC"),
-    "30": ("MT", "MTN"), "31": ("NE", "WNC"), "32": ("NV", "MTN"), "33": ("NH", "NE"),
-    "34": ("NJ", "MA"), "35": ("NM", "MTN"), "36": ("NY", "MA"), "37": ("NC", "SA"),
-    "38": ("ND", "WNC"), "39": ("OH", "ENC"), "40": ("OK", "WSC"), "41": ("OR", "PAC"),
-    "42": ("PA", "MA"), "44": ("RI", "NE"), "45": ("SC", "SA"), "46": ("SD", "WNC"),
-    "47": ("TN", "ESC"), "48": ("TX", "WSC"), "49": ("UT", "MTN"), "50": ("VT", "NE"),
-    "51": ("VA", "SA"), "53": ("WA", "PAC"), "54": ("WV", "SA"), "55": ("WI", "ENC"),
+    "01": ("AL", "ESC"),
+    "04": ("AZ", "MTN"),
+    "05": ("AR", "WSC"),
+    "06": ("CA", "PAC"),
+    "08": ("CO", "MTN"),
+    "09": ("CT", "NE"),
+    "10": ("DE", "SA"),
+    "11": ("DC", "SA"),
+    "12": ("FL", "SA"),
+    "13": ("GA", "SA"),
+    "16": ("ID", "MTN"),
+    "17": ("IL", "ENC"),
+    "18": ("IN", "ENC"),
+    "19": ("IA", "WNC"),
+    "20": ("KS", "WNC"),
+    "21": ("KY", "ESC"),
+    "22": ("LA", "WSC"),
+    "23": ("ME", "NE"),
+    "24": ("MD", "SA"),
+    "25": ("MA", "NE"),
+    "26": ("MI", "ENC"),
+    "27": ("MN", "WNC"),
+    "28": ("MS", "ESC"),
+    "29": ("MO", "WNC"),
+    "30": ("MT", "MTN"),
+    "31": ("NE", "WNC"),
+    "32": ("NV", "MTN"),
+    "33": ("NH", "NE"),
+    "34": ("NJ", "MA"),
+    "35": ("NM", "MTN"),
+    "36": ("NY", "MA"),
+    "37": ("NC", "SA"),
+    "38": ("ND", "WNC"),
+    "39": ("OH", "ENC"),
+    "40": ("OK", "WSC"),
+    "41": ("OR", "PAC"),
+    "42": ("PA", "MA"),
+    "44": ("RI", "NE"),
+    "45": ("SC", "SA"),
+    "46": ("SD", "WNC"),
+    "47": ("TN", "ESC"),
+    "48": ("TX", "WSC"),
+    "49": ("UT", "MTN"),
+    "50": ("VT", "NE"),
+    "51": ("VA", "SA"),
+    "53": ("WA", "PAC"),
+    "54": ("WV", "SA"),
+    "55": ("WI", "ENC"),
     "56": ("WY", "MTN"),
 }
 DIVISIONS = [  # Census Bureau divisions, used as the map's regions
@@ -85,42 +121,128 @@ DIVISIONS = [  # Census Bureau divisions, used as the map's regions
 # generously inland on the US side, where the exact Census shoreline is drawn on top.
 LAKES = {
     "Lake Superior": [
-        (-89.58, 48.0), (-89.2, 48.42), (-88.6, 48.6), (-88.2, 48.95), (-87.5, 48.83),
-        (-87.1, 48.78), (-86.4, 48.72), (-86.0, 48.3), (-85.85, 48.0), (-84.9, 47.95),
-        (-85.0, 47.6), (-84.65, 47.25), (-84.55, 46.95), (-84.6, 46.53), (-84.35, 46.5),
-        (-84.4, 46.3), (-86.5, 46.2), (-88.5, 46.3), (-90.5, 46.3), (-92.3, 46.55),
-        (-92.3, 46.9), (-91.6, 47.3), (-90.5, 47.9), (-89.7, 48.05),
+        (-89.58, 48.0),
+        (-89.2, 48.42),
+        (-88.6, 48.6),
+        (-88.2, 48.95),
+        (-87.5, 48.83),
+        (-87.1, 48.78),
+        (-86.4, 48.72),
+        (-86.0, 48.3),
+        (-85.85, 48.0),
+        (-84.9, 47.95),
+        (-85.0, 47.6),
+        (-84.65, 47.25),
+        (-84.55, 46.95),
+        (-84.6, 46.53),
+        (-84.35, 46.5),
+        (-84.4, 46.3),
+        (-86.5, 46.2),
+        (-88.5, 46.3),
+        (-90.5, 46.3),
+        (-92.3, 46.55),
+        (-92.3, 46.9),
+        (-91.6, 47.3),
+        (-90.5, 47.9),
+        (-89.7, 48.05),
     ],
     "Lake Huron": [
-        (-83.95, 46.05), (-83.5, 46.2), (-82.95, 46.17), (-82.3, 46.15), (-81.5, 45.98),
-        (-80.9, 45.95), (-80.6, 45.95), (-80.5, 45.8), (-80.2, 45.45), (-80.05, 45.3),
-        (-79.95, 44.9), (-79.9, 44.75), (-80.1, 44.52), (-80.5, 44.55), (-80.95, 44.62),
-        (-81.14, 44.8), (-81.66, 45.25), (-81.45, 44.95), (-81.28, 44.65), (-81.4, 44.45),
-        (-81.64, 44.18), (-81.73, 43.75), (-81.75, 43.35), (-82.1, 43.2), (-82.4, 43.0),
-        (-82.6, 42.95), (-83.3, 43.1), (-84.2, 43.4), (-84.5, 44.3), (-84.55, 45.3),
-        (-84.6, 45.7), (-84.6, 46.0), (-84.3, 46.08),
+        (-83.95, 46.05),
+        (-83.5, 46.2),
+        (-82.95, 46.17),
+        (-82.3, 46.15),
+        (-81.5, 45.98),
+        (-80.9, 45.95),
+        (-80.6, 45.95),
+        (-80.5, 45.8),
+        (-80.2, 45.45),
+        (-80.05, 45.3),
+        (-79.95, 44.9),
+        (-79.9, 44.75),
+        (-80.1, 44.52),
+        (-80.5, 44.55),
+        (-80.95, 44.62),
+        (-81.14, 44.8),
+        (-81.66, 45.25),
+        (-81.45, 44.95),
+        (-81.28, 44.65),
+        (-81.4, 44.45),
+        (-81.64, 44.18),
+        (-81.73, 43.75),
+        (-81.75, 43.35),
+        (-82.1, 43.2),
+        (-82.4, 43.0),
+        (-82.6, 42.95),
+        (-83.3, 43.1),
+        (-84.2, 43.4),
+        (-84.5, 44.3),
+        (-84.55, 45.3),
+        (-84.6, 45.7),
+        (-84.6, 46.0),
+        (-84.3, 46.08),
     ],
     "Lake Michigan": [
-        (-87.5, 41.45), (-87.75, 41.6), (-88.1, 43.0), (-88.2, 44.3), (-88.3, 45.2),
-        (-87.4, 46.0), (-86.3, 46.15), (-85.4, 46.25), (-84.9, 46.0), (-84.9, 45.6),
-        (-84.9, 45.2), (-85.4, 44.5), (-86.1, 43.9), (-86.0, 43.2), (-86.0, 42.5),
-        (-86.3, 41.9), (-86.9, 41.5),
+        (-87.5, 41.45),
+        (-87.75, 41.6),
+        (-88.1, 43.0),
+        (-88.2, 44.3),
+        (-88.3, 45.2),
+        (-87.4, 46.0),
+        (-86.3, 46.15),
+        (-85.4, 46.25),
+        (-84.9, 46.0),
+        (-84.9, 45.6),
+        (-84.9, 45.2),
+        (-85.4, 44.5),
+        (-86.1, 43.9),
+        (-86.0, 43.2),
+        (-86.0, 42.5),
+        (-86.3, 41.9),
+        (-86.9, 41.5),
     ],
     "Lake Erie": [
-        (-83.1, 42.05), (-82.5, 41.92), (-81.85, 42.27), (-81.2, 42.66), (-80.05, 42.57),
-        (-80.2, 42.78), (-79.25, 42.88), (-78.92, 42.9), (-78.85, 42.75), (-79.5, 42.3),
-        (-80.2, 42.0), (-81.0, 41.7), (-81.7, 41.35), (-82.7, 41.3), (-83.6, 41.6),
+        (-83.1, 42.05),
+        (-82.5, 41.92),
+        (-81.85, 42.27),
+        (-81.2, 42.66),
+        (-80.05, 42.57),
+        (-80.2, 42.78),
+        (-79.25, 42.88),
+        (-78.92, 42.9),
+        (-78.85, 42.75),
+        (-79.5, 42.3),
+        (-80.2, 42.0),
+        (-81.0, 41.7),
+        (-81.7, 41.35),
+        (-82.7, 41.3),
+        (-83.6, 41.6),
         (-83.4, 42.05),
     ],
     "Lake Ontario": [
-        (-79.07, 43.26), (-79.8, 43.28), (-79.38, 43.63), (-78.85, 43.87), (-78.17, 43.95),
-        (-77.5, 43.9), (-76.5, 44.22), (-76.2, 44.2), (-75.95, 44.0), (-76.2, 43.4),
-        (-77.6, 43.1), (-78.7, 43.2), (-79.0, 43.15),
+        (-79.07, 43.26),
+        (-79.8, 43.28),
+        (-79.38, 43.63),
+        (-78.85, 43.87),
+        (-78.17, 43.95),
+        (-77.5, 43.9),
+        (-76.5, 44.22),
+        (-76.2, 44.2),
+        (-75.95, 44.0),
+        (-76.2, 43.4),
+        (-77.6, 43.1),
+        (-78.7, 43.2),
+        (-79.0, 43.15),
     ],
 }
 MANITOULIN = [
-    (-83.3, 45.95), (-82.6, 46.05), (-82.0, 46.0), (-81.7, 45.85), (-81.75, 45.65),
-    (-82.2, 45.6), (-82.9, 45.55), (-83.3, 45.8),
+    (-83.3, 45.95),
+    (-82.6, 46.05),
+    (-82.0, 46.0),
+    (-81.7, 45.85),
+    (-81.75, 45.65),
+    (-82.2, 45.6),
+    (-82.9, 45.55),
+    (-83.3, 45.8),
 ]
 # Pairs of territories (given by a county inside each) that face each other across water.
 SEA_LINK_MAX_GAP = 9.0  # units (~40 km)
@@ -234,9 +356,31 @@ def _merge_tiny(counties: list[dict]) -> list[dict]:
 
 # --------------------------------------------------------------------------- clustering
 class Graph:
-    def __init__(self, areas: list[float], cents: list[tuple[float, float]], adj: list[list[int]]):
+    """Areas to cluster: sizes, centroids, adjacency, and which ones touch the map's outside."""
+
+    def __init__(
+        self,
+        areas: list[float],
+        cents: list[tuple[float, float]],
+        adj: list[list[int]],
+        outer: list[bool] | None = None,
+    ):
         self.areas, self.cents, self.adj = areas, cents, adj
         self.n = len(areas)
+        self.outer = outer if outer is not None else [False] * self.n
+
+
+def enclaves(g: Graph, assign: list[int]) -> list[int]:
+    """Territories entirely surrounded by one other territory (they would make a hole in it)."""
+    k = max(assign) + 1
+    around: list[set[int]] = [set() for _ in range(k)]
+    coastal = [False] * k
+    for c, t in enumerate(assign):
+        coastal[t] = coastal[t] or g.outer[c]
+        for v in g.adj[c]:
+            if assign[v] != t:
+                around[t].add(assign[v])
+    return [t for t in range(k) if len(around[t]) <= 1 and not coastal[t]]
 
 
 def grow(g: Graph, seeds: list[int]) -> list[int]:
@@ -333,7 +477,11 @@ def balance(g: Graph, assign: list[int], k: int, target: float, max_moves: int =
         moved = False
         # try to shrink the largest, else to grow the smallest
         for mode in ("shrink", "grow"):
-            t = max(range(k), key=lambda i: area[i]) if mode == "shrink" else min(range(k), key=lambda i: area[i])
+            t = (
+                max(range(k), key=lambda i: area[i])
+                if mode == "shrink"
+                else min(range(k), key=lambda i: area[i])
+            )
             cands = []
             if mode == "shrink":
                 for c in members[t]:
@@ -394,6 +542,8 @@ def cluster(g: Graph, k: int, seed: int, lloyd_rounds: int = 12) -> tuple[list[i
         seeds = lloyd(g, assign, k)
     assert best_assign is not None
     assign = balance(g, best_assign, k, target=2.6)
+    if enclaves(g, assign):
+        return assign, math.inf  # unusable: some territory would sit in a hole of another
     return assign, ratio(territory_areas(g, assign, k))
 
 
@@ -420,7 +570,9 @@ def build(seeds: tuple[int, ...] = (1, 2, 3, 4, 5, 6), verbose: bool = True) -> 
     comp = _components(adj)
     main = max(comp, key=lambda cc: sum(geoms[i].area for i in cc))
     keep = sorted(main)
-    dropped = [counties[i]["name"] + " " + counties[i]["geoid"] for i in range(len(counties)) if i not in main]
+    dropped = [
+        counties[i]["name"] + " " + counties[i]["geoid"] for i in range(len(counties)) if i not in main
+    ]
     if verbose:
         print(f"usa100: {len(counties)} county units, dropped islands: {dropped}")
     remap = {old: new for new, old in enumerate(keep)}
@@ -428,7 +580,12 @@ def build(seeds: tuple[int, ...] = (1, 2, 3, 4, 5, 6), verbose: bool = True) -> 
     geoms = [geoms[i] for i in keep]
     adjl = [sorted(remap[j] for j in adj[i] if j in remap) for i in keep]
     cents = [(g.centroid.x, g.centroid.y) for g in geoms]
-    graph = Graph([g.area for g in geoms], cents, adjl)
+    shared_len: dict[int, float] = defaultdict(float)
+    for (i, j), length in shared.items():
+        shared_len[i] += length
+        shared_len[j] += length
+    outer = [geoms[n].boundary.length - shared_len[old] > 0.5 for n, old in enumerate(keep)]
+    graph = Graph([g.area for g in geoms], cents, adjl, outer)
 
     best = None
     for s in seeds:
@@ -437,7 +594,7 @@ def build(seeds: tuple[int, ...] = (1, 2, 3, 4, 5, 6), verbose: bool = True) -> 
             print(f"usa100: seed {s}: area ratio {r:.3f}")
         if best is None or r < best[1] - 1e-9:
             best = (assign, r, s)
-    assert best is not None
+    assert best is not None and best[1] < math.inf, "every seed left an enclave"
     assign, r, used_seed = best
     if verbose:
         print(f"usa100: using seed {used_seed} (ratio {r:.3f})")
@@ -490,9 +647,15 @@ def assemble(frame: Frame, counties, geoms, assign, used_seed: int, verbose: boo
     for t in range(k):
         others = shapely.union_all([g for u, g in enumerate(raw) if u != t and g.distance(raw[t]) < 3])
         poly = _single_polygon(raw[t], land, others)
-        # fill pinholes left by rounding, keep real lakes
-        holes = [h for h in poly.interiors if Polygon(h).area > 4.0]
-        terr_geoms.append(Polygon(poly.exterior, holes))
+        # one ring per territory: holes (reservoirs, rounding pinholes) are filled, after
+        # checking that no other territory sits inside them (an enclave would be a bug)
+        for h in poly.interiors:
+            hole = Polygon(h)
+            if hole.area < 2.0:
+                continue  # a rounding pinhole between neighbours
+            inside = [u for u, g in enumerate(raw) if u != t and g.intersection(hole).area > 0.01 * hole.area]
+            assert not inside, f"usa100: territory {t} encloses territories {inside}"
+        terr_geoms.append(Polygon(poly.exterior))
     # names: the most populous city inside each territory
     cities = geonames_cities("US", 1000)
     pts = [(frame(c["longitude"], c["latitude"]), c) for c in cities]
@@ -500,7 +663,9 @@ def assemble(frame: Frame, counties, geoms, assign, used_seed: int, verbose: boo
     names = []
     for t in range(k):
         idx = tree.query(terr_geoms[t], predicate="contains")
-        cands = sorted((pts[i][1] for i in idx.tolist()), key=lambda c: (-int(c["population"]), c["geonameid"]))
+        cands = sorted(
+            (pts[i][1] for i in idx.tolist()), key=lambda c: (-int(c["population"]), c["geonameid"])
+        )
         if not cands:
             raise SystemExit(f"usa100: no city inside territory {t}")
         names.append(cands[0])
@@ -567,13 +732,15 @@ def assemble(frame: Frame, counties, geoms, assign, used_seed: int, verbose: boo
                 print(f"usa100: sea link {a} - {b}: gap {dist:.1f} units, land distance {d}")
     territories = []
     for t in order:
-        territories.append({
-            "id": ids[t],
-            "name": display[t],
-            "group": dict((d[0], d[1]) for d in DIVISIONS)[division[t]],
-            "label": list(labels[t]),
-            "path": svg_path(terr_geoms[t]),
-        })
+        territories.append(
+            {
+                "id": ids[t],
+                "name": display[t],
+                "group": dict((d[0], d[1]) for d in DIVISIONS)[division[t]],
+                "label": list(labels[t]),
+                "path": svg_path(terr_geoms[t]),
+            }
+        )
     groups = []
     for code, gid, gname in DIVISIONS:
         members = [ids[t] for t in order if division[t] == code]
@@ -599,6 +766,7 @@ def assemble(frame: Frame, counties, geoms, assign, used_seed: int, verbose: boo
     info = {
         "geoms": {ids[t]: terr_geoms[t] for t in range(k)},
         "state": {ids[t]: state[t] for t in range(k)},
+        "city": {ids[t]: names[t] for t in range(k)},
         "frame": frame,
         "land": land,
         "context": context,
@@ -685,7 +853,9 @@ CREDITS = [
 
 
 def bbox_ok(obj: dict) -> bool:
-    return all(0 <= t["label"][0] <= obj["width"] and 0 <= t["label"][1] <= obj["height"] for t in obj["territories"])
+    return all(
+        0 <= t["label"][0] <= obj["width"] and 0 <= t["label"][1] <= obj["height"] for t in obj["territories"]
+    )
 
 
 __all__ = ["build", "MultiPolygon"]

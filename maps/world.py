@@ -35,61 +35,144 @@ GRID = 0.1
 LABEL_SIZE = 7.5
 
 CONTINENTS = [
-    ("north-america", "North America", 5, [
-        "Alaska", "Northwest Territory", "Greenland", "Alberta", "Ontario", "Quebec",
-        "Western United States", "Eastern United States", "Central America"]),
+    (
+        "north-america",
+        "North America",
+        5,
+        [
+            "Alaska",
+            "Northwest Territory",
+            "Greenland",
+            "Alberta",
+            "Ontario",
+            "Quebec",
+            "Western United States",
+            "Eastern United States",
+            "Central America",
+        ],
+    ),
     ("south-america", "South America", 2, ["Venezuela", "Peru", "Brazil", "Argentina"]),
-    ("europe", "Europe", 5, [
-        "Iceland", "Scandinavia", "Ukraine", "Great Britain", "Northern Europe", "Western Europe",
-        "Southern Europe"]),
+    (
+        "europe",
+        "Europe",
+        5,
+        [
+            "Iceland",
+            "Scandinavia",
+            "Ukraine",
+            "Great Britain",
+            "Northern Europe",
+            "Western Europe",
+            "Southern Europe",
+        ],
+    ),
     ("africa", "Africa", 3, ["North Africa", "Egypt", "East Africa", "Congo", "South Africa", "Madagascar"]),
-    ("asia", "Asia", 7, [
-        "Ural", "Siberia", "Yakutsk", "Kamchatka", "Irkutsk", "Mongolia", "Japan", "Afghanistan",
-        "China", "Middle East", "India", "Siam"]),
+    (
+        "asia",
+        "Asia",
+        7,
+        [
+            "Ural",
+            "Siberia",
+            "Yakutsk",
+            "Kamchatka",
+            "Irkutsk",
+            "Mongolia",
+            "Japan",
+            "Afghanistan",
+            "China",
+            "Middle East",
+            "India",
+            "Siam",
+        ],
+    ),
     ("australia", "Australia", 2, ["Indonesia", "New Guinea", "Western Australia", "Eastern Australia"]),
 ]
 
 # The classic board's 83 borders, by hand (not derived from the geometry).
 CLASSIC_EDGES = [
-    ("Alaska", "Northwest Territory"), ("Alaska", "Alberta"), ("Alaska", "Kamchatka"),
-    ("Northwest Territory", "Alberta"), ("Northwest Territory", "Ontario"), ("Northwest Territory", "Greenland"),
-    ("Greenland", "Ontario"), ("Greenland", "Quebec"), ("Greenland", "Iceland"),
-    ("Alberta", "Ontario"), ("Alberta", "Western United States"),
-    ("Ontario", "Western United States"), ("Ontario", "Eastern United States"), ("Ontario", "Quebec"),
+    ("Alaska", "Northwest Territory"),
+    ("Alaska", "Alberta"),
+    ("Alaska", "Kamchatka"),
+    ("Northwest Territory", "Alberta"),
+    ("Northwest Territory", "Ontario"),
+    ("Northwest Territory", "Greenland"),
+    ("Greenland", "Ontario"),
+    ("Greenland", "Quebec"),
+    ("Greenland", "Iceland"),
+    ("Alberta", "Ontario"),
+    ("Alberta", "Western United States"),
+    ("Ontario", "Western United States"),
+    ("Ontario", "Eastern United States"),
+    ("Ontario", "Quebec"),
     ("Quebec", "Eastern United States"),
-    ("Western United States", "Eastern United States"), ("Western United States", "Central America"),
+    ("Western United States", "Eastern United States"),
+    ("Western United States", "Central America"),
     ("Eastern United States", "Central America"),
     ("Central America", "Venezuela"),
-    ("Venezuela", "Peru"), ("Venezuela", "Brazil"),
-    ("Peru", "Brazil"), ("Peru", "Argentina"),
-    ("Brazil", "Argentina"), ("Brazil", "North Africa"),
-    ("Iceland", "Great Britain"), ("Iceland", "Scandinavia"),
-    ("Scandinavia", "Great Britain"), ("Scandinavia", "Northern Europe"), ("Scandinavia", "Ukraine"),
-    ("Great Britain", "Northern Europe"), ("Great Britain", "Western Europe"),
-    ("Northern Europe", "Ukraine"), ("Northern Europe", "Southern Europe"), ("Northern Europe", "Western Europe"),
-    ("Western Europe", "Southern Europe"), ("Western Europe", "North Africa"),
-    ("Southern Europe", "Ukraine"), ("Southern Europe", "Middle East"), ("Southern Europe", "Egypt"),
+    ("Venezuela", "Peru"),
+    ("Venezuela", "Brazil"),
+    ("Peru", "Brazil"),
+    ("Peru", "Argentina"),
+    ("Brazil", "Argentina"),
+    ("Brazil", "North Africa"),
+    ("Iceland", "Great Britain"),
+    ("Iceland", "Scandinavia"),
+    ("Scandinavia", "Great Britain"),
+    ("Scandinavia", "Northern Europe"),
+    ("Scandinavia", "Ukraine"),
+    ("Great Britain", "Northern Europe"),
+    ("Great Britain", "Western Europe"),
+    ("Northern Europe", "Ukraine"),
+    ("Northern Europe", "Southern Europe"),
+    ("Northern Europe", "Western Europe"),
+    ("Western Europe", "Southern Europe"),
+    ("Western Europe", "North Africa"),
+    ("Southern Europe", "Ukraine"),
+    ("Southern Europe", "Middle East"),
+    ("Southern Europe", "Egypt"),
     ("Southern Europe", "North Africa"),
-    ("Ukraine", "Ural"), ("Ukraine", "Afghanistan"), ("Ukraine", "Middle East"),
-    ("North Africa", "Egypt"), ("North Africa", "East Africa"), ("North Africa", "Congo"),
-    ("Egypt", "East Africa"), ("Egypt", "Middle East"),
-    ("East Africa", "Congo"), ("East Africa", "South Africa"), ("East Africa", "Madagascar"),
+    ("Ukraine", "Ural"),
+    ("Ukraine", "Afghanistan"),
+    ("Ukraine", "Middle East"),
+    ("North Africa", "Egypt"),
+    ("North Africa", "East Africa"),
+    ("North Africa", "Congo"),
+    ("Egypt", "East Africa"),
+    ("Egypt", "Middle East"),
+    ("East Africa", "Congo"),
+    ("East Africa", "South Africa"),
+    ("East Africa", "Madagascar"),
     ("East Africa", "Middle East"),
     ("Congo", "South Africa"),
     ("South Africa", "Madagascar"),
-    ("Ural", "Siberia"), ("Ural", "China"), ("Ural", "Afghanistan"),
-    ("Siberia", "Yakutsk"), ("Siberia", "Irkutsk"), ("Siberia", "Mongolia"), ("Siberia", "China"),
-    ("Yakutsk", "Irkutsk"), ("Yakutsk", "Kamchatka"),
-    ("Kamchatka", "Irkutsk"), ("Kamchatka", "Mongolia"), ("Kamchatka", "Japan"),
+    ("Ural", "Siberia"),
+    ("Ural", "China"),
+    ("Ural", "Afghanistan"),
+    ("Siberia", "Yakutsk"),
+    ("Siberia", "Irkutsk"),
+    ("Siberia", "Mongolia"),
+    ("Siberia", "China"),
+    ("Yakutsk", "Irkutsk"),
+    ("Yakutsk", "Kamchatka"),
+    ("Kamchatka", "Irkutsk"),
+    ("Kamchatka", "Mongolia"),
+    ("Kamchatka", "Japan"),
     ("Irkutsk", "Mongolia"),
-    ("Mongolia", "China"), ("Mongolia", "Japan"),
-    ("Afghanistan", "China"), ("Afghanistan", "India"), ("Afghanistan", "Middle East"),
-    ("China", "India"), ("China", "Siam"),
+    ("Mongolia", "China"),
+    ("Mongolia", "Japan"),
+    ("Afghanistan", "China"),
+    ("Afghanistan", "India"),
+    ("Afghanistan", "Middle East"),
+    ("China", "India"),
+    ("China", "Siam"),
     ("Middle East", "India"),
     ("India", "Siam"),
     ("Siam", "Indonesia"),
-    ("Indonesia", "New Guinea"), ("Indonesia", "Western Australia"),
-    ("New Guinea", "Western Australia"), ("New Guinea", "Eastern Australia"),
+    ("Indonesia", "New Guinea"),
+    ("Indonesia", "Western Australia"),
+    ("New Guinea", "Western Australia"),
+    ("New Guinea", "Eastern Australia"),
     ("Western Australia", "Eastern Australia"),
 ]
 
@@ -97,8 +180,21 @@ CLASSIC_EDGES = [
 COUNTRIES = {
     "Greenland": ["Greenland"],
     "Central America": [
-        "Mexico", "Guatemala", "Belize", "Honduras", "El Salvador", "Nicaragua", "Costa Rica", "Panama",
-        "Cuba", "Haiti", "Dominican Rep.", "Jamaica", "Puerto Rico", "Bahamas"],
+        "Mexico",
+        "Guatemala",
+        "Belize",
+        "Honduras",
+        "El Salvador",
+        "Nicaragua",
+        "Costa Rica",
+        "Panama",
+        "Cuba",
+        "Haiti",
+        "Dominican Rep.",
+        "Jamaica",
+        "Puerto Rico",
+        "Bahamas",
+    ],
     "Venezuela": ["Venezuela", "Colombia", "Guyana", "Suriname", "Trinidad and Tobago"],
     "Peru": ["Peru", "Ecuador", "Bolivia"],
     "Brazil": ["Brazil", "Paraguay", "Uruguay"],
@@ -107,30 +203,105 @@ COUNTRIES = {
     "Scandinavia": ["Norway", "Sweden", "Finland", "Denmark"],
     "Great Britain": ["United Kingdom", "Ireland"],
     "Northern Europe": [
-        "Germany", "Poland", "Netherlands", "Belgium", "Luxembourg", "Czechia", "Slovakia", "Austria",
-        "Switzerland"],
+        "Germany",
+        "Poland",
+        "Netherlands",
+        "Belgium",
+        "Luxembourg",
+        "Czechia",
+        "Slovakia",
+        "Austria",
+        "Switzerland",
+    ],
     "Western Europe": ["Spain", "Portugal"],
     "Southern Europe": [
-        "Italy", "Slovenia", "Croatia", "Bosnia and Herz.", "Serbia", "Montenegro", "Kosovo", "Albania",
-        "North Macedonia", "Greece", "Bulgaria", "Romania", "Hungary"],
+        "Italy",
+        "Slovenia",
+        "Croatia",
+        "Bosnia and Herz.",
+        "Serbia",
+        "Montenegro",
+        "Kosovo",
+        "Albania",
+        "North Macedonia",
+        "Greece",
+        "Bulgaria",
+        "Romania",
+        "Hungary",
+    ],
     "Ukraine": ["Ukraine", "Belarus", "Estonia", "Latvia", "Lithuania", "Moldova"],
     "North Africa": [
-        "Morocco", "W. Sahara", "Algeria", "Tunisia", "Mauritania", "Mali", "Niger", "Chad", "Senegal",
-        "Gambia", "Guinea-Bissau", "Guinea", "Sierra Leone", "Liberia", "Côte d'Ivoire", "Burkina Faso",
-        "Ghana", "Togo", "Benin", "Nigeria"],
+        "Morocco",
+        "W. Sahara",
+        "Algeria",
+        "Tunisia",
+        "Mauritania",
+        "Mali",
+        "Niger",
+        "Chad",
+        "Senegal",
+        "Gambia",
+        "Guinea-Bissau",
+        "Guinea",
+        "Sierra Leone",
+        "Liberia",
+        "Côte d'Ivoire",
+        "Burkina Faso",
+        "Ghana",
+        "Togo",
+        "Benin",
+        "Nigeria",
+    ],
     "Egypt": ["Egypt", "Libya"],
     "East Africa": [
-        "Sudan", "S. Sudan", "Ethiopia", "Eritrea", "Djibouti", "Somalia", "Somaliland", "Kenya", "Uganda",
-        "Tanzania", "Rwanda", "Burundi"],
+        "Sudan",
+        "S. Sudan",
+        "Ethiopia",
+        "Eritrea",
+        "Djibouti",
+        "Somalia",
+        "Somaliland",
+        "Kenya",
+        "Uganda",
+        "Tanzania",
+        "Rwanda",
+        "Burundi",
+    ],
     "Congo": ["Dem. Rep. Congo", "Congo", "Central African Rep.", "Cameroon", "Gabon", "Eq. Guinea"],
     "South Africa": [
-        "South Africa", "Namibia", "Botswana", "Zimbabwe", "Mozambique", "Zambia", "Malawi", "Lesotho",
-        "eSwatini", "Angola"],
+        "South Africa",
+        "Namibia",
+        "Botswana",
+        "Zimbabwe",
+        "Mozambique",
+        "Zambia",
+        "Malawi",
+        "Lesotho",
+        "eSwatini",
+        "Angola",
+    ],
     "Madagascar": ["Madagascar"],
     "Middle East": [
-        "Turkey", "Cyprus", "N. Cyprus", "Syria", "Lebanon", "Israel", "Palestine", "Jordan", "Iraq", "Iran",
-        "Saudi Arabia", "Yemen", "Oman", "United Arab Emirates", "Qatar", "Kuwait", "Georgia", "Armenia",
-        "Azerbaijan"],
+        "Turkey",
+        "Cyprus",
+        "N. Cyprus",
+        "Syria",
+        "Lebanon",
+        "Israel",
+        "Palestine",
+        "Jordan",
+        "Iraq",
+        "Iran",
+        "Saudi Arabia",
+        "Yemen",
+        "Oman",
+        "United Arab Emirates",
+        "Qatar",
+        "Kuwait",
+        "Georgia",
+        "Armenia",
+        "Azerbaijan",
+    ],
     "Afghanistan": ["Afghanistan", "Turkmenistan", "Uzbekistan", "Tajikistan", "Kyrgyzstan"],
     "Mongolia": ["Mongolia"],
     "China": ["China", "Taiwan", "North Korea", "South Korea"],
@@ -175,7 +346,10 @@ SPLITS = {
     ],
     "Malaysia": [("Siam", box(99, 0, 105, 8)), ("Indonesia", box(105, 0, 120, 8))],
     "Indonesia": [("New Guinea", box(134, -12, 142, 2)), ("Indonesia", box(90, -12, 134, 8))],
-    "Australia": [("Western Australia", box(110, -40, 135, -10)), ("Eastern Australia", box(135, -45, 155, -9))],
+    "Australia": [
+        ("Western Australia", box(110, -40, 135, -10)),
+        ("Eastern Australia", box(135, -45, 155, -9)),
+    ],
 }
 PART_WISE = {"Canada", "United States of America", "France", "Malaysia", "Indonesia"}
 
@@ -292,7 +466,10 @@ def build(verbose: bool = True) -> dict:
         else:
             start[ids[n]] = label_point(geoms[n], 0.2)
     placed, clashes = place_labels(
-        {ids[n]: geoms[n] for n in names}, {ids[n]: n for n in names}, start, LABEL_SIZE,
+        {ids[n]: geoms[n] for n in names},
+        {ids[n]: n for n in names},
+        start,
+        LABEL_SIZE,
         fixed=frozenset(ids[n] for n in LABELS),
     )
     if verbose:
@@ -300,29 +477,43 @@ def build(verbose: bool = True) -> dict:
     territories = []
     for cid, _, _, ns in CONTINENTS:
         for n in ns:
-            territories.append({
-                "id": ids[n], "name": n, "group": cid, "label": list(placed[ids[n]]), "path": svg_path(geoms[n]),
-            })
+            territories.append(
+                {
+                    "id": ids[n],
+                    "name": n,
+                    "group": cid,
+                    "label": list(placed[ids[n]]),
+                    "path": svg_path(geoms[n]),
+                }
+            )
     edges = sorted({tuple(sorted((ids[a], ids[b]))) for a, b in CLASSIC_EDGES})
     assert len(edges) == 83, len(edges)
     by_id = {ids[n]: geoms[n] for n in names}
     sea_lines = []
     for a, b in edges:
         ga, gb = by_id[a], by_id[b]
-        if ga.distance(gb) < 0.8 and ga.intersection(gb).length > 0.5 or ga.buffer(0.3).intersection(
-            gb.buffer(0.3)
-        ).area > 2.0:
+        if (
+            ga.distance(gb) < 0.8
+            and ga.intersection(gb).length > 0.5
+            or ga.buffer(0.3).intersection(gb.buffer(0.3)).area > 2.0
+        ):
             continue  # they share a real border on the map
         if {a, b} == {"alaska", "kamchatka"}:
             xa = min(p[0] for p in polygons_of(ga)[0].exterior.coords)
             pa = min(polygons_of(ga)[0].exterior.coords, key=lambda p: p[0])
             kb = max((pt for p in polygons_of(gb) for pt in p.exterior.coords), key=lambda p: p[0])
             y = round((pa[1] + kb[1]) / 2, 1)
-            sea_lines.append({
-                "a": a, "b": b, "wrap": True,
-                "lines": [[[round(xa + 2, 1), round(pa[1], 1)], [0.0, y]],
-                          [[round(kb[0] - 2, 1), round(kb[1], 1)], [frame.width, y]]],
-            })
+            sea_lines.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "wrap": True,
+                    "lines": [
+                        [[round(xa + 2, 1), round(pa[1], 1)], [0.0, y]],
+                        [[round(kb[0] - 2, 1), round(kb[1], 1)], [frame.width, y]],
+                    ],
+                }
+            )
             continue
         line = shapely.shortest_line(ga, gb)
         (x1, y1), (x2, y2) = line.coords
@@ -375,7 +566,7 @@ CREDITS = [
     },
     {
         "what": "Territories and borders of the classic 42-territory world board",
-        "source": "the classic board game layout (game mechanics are not copyrightable); geometry drawn by this project",
+        "source": "the classic world board's layout, written down by hand; geometry drawn by this project",
         "license": "MIT (this project's code and data)",
         "url": "",
     },

@@ -338,6 +338,15 @@ def test_C6_bad_position_texts_are_refused_clearly(text, words):
 def test_unknown_options_are_refused():
     with pytest.raises(InvalidOptions):
         GAME.normalize_options({"colour": "red"})
+    with pytest.raises(InvalidOptions):
+        GAME.normalize_options({"seats": ["human", "grandmaster"]})
+
+
+def test_seats_option_rides_in_the_save():
+    opts = GAME.normalize_options({"seats": ("human", "hard")})
+    assert opts == {"seats": ["human", "hard"]} and GAME.normalize_options(opts) == opts
+    m = Match(GAME, opts)
+    assert replay(m.save().to_json()).options["seats"] == ["human", "hard"]
 
 
 # -- actions and refusals -------------------------------------------------------------------------

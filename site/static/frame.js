@@ -35,11 +35,8 @@ window.addEventListener("error", (ev) => {
 window.addEventListener("unhandledrejection", (ev) => {
   if (html.dataset.engine === "starting") fail(String(ev.reason && ev.reason.message || ev.reason));
 });
-// PyScript fires py:done on the script once it has run; if the page's Python did not reach
-// frame.ready() by then, it stopped with an error (PyScript logs the traceback).
-document.addEventListener("py:done", () => {
-  setTimeout(() => { if (html.dataset.engine === "starting") fail("the page's Python stopped with an error."); }, 0);
-}, true);
+// The page's Python bootstrap (written by build.py) calls this if the page module raised.
+window.conquestEngineFailed = (message) => fail(String(message));
 performance.mark("frame-start");
 
 // Offline: cache the whole site on the first visit (see sw.js). A new build brings a new

@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 COLOURS = ("White", "Black")
+#: who may sit at a seat: a person or one of the computer levels of :mod:`.ai`
+SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
 _MAX_TEXT = 200
 
 
@@ -352,15 +354,35 @@ class ConquestsGame(Game[State, Action]):
 
     # -- set-up ----------------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Only ``position`` (C6 text, default: the start of C1), stored canonical."""
+        """``position`` (C6 text, default: the start of C1), stored canonical; ``seats``; ``title``.
+
+        ``seats`` (optional) says who plays White and Black: ``"human"`` or a computer level
+        (``random``, ``easy``, ``medium``, ``hard``). The rules ignore it; it rides in the
+        save so that a link to a game against the computer continues against it.
+        """
         opts = dict(options or {})
-        unknown = sorted(set(opts) - {"position"})
+        unknown = sorted(set(opts) - {"position", "seats", "title"})
         if unknown:
             raise InvalidOptions("options", f"unknown option(s) for {self.title}: {', '.join(unknown)}")
         if "position" in opts and opts["position"] is not None:
             opts["position"] = position_to_text(position_from_text(opts["position"]))
         else:
             opts.pop("position", None)
+        if "seats" in opts:
+            seats = opts["seats"]
+            if (
+                not isinstance(seats, (list, tuple))
+                or len(seats) != 2
+                or not all(isinstance(x, str) and x in SEAT_KINDS for x in seats)
+            ):
+                raise InvalidOptions(
+                    "options.seats", f"seats must be two of {', '.join(SEAT_KINDS)} (White, Black)"
+                )
+            opts["seats"] = list(seats)
+        if "title" in opts:  # the site's name for the game (saved-games list); data, never markup
+            title = opts["title"]
+            if not isinstance(title, str) or len(title) > 200:
+                raise InvalidOptions("options.title", "the title must be a text of at most 200 characters")
         return opts
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:

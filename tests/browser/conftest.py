@@ -1,0 +1,141 @@
+"""Browser-test fixtures: the built site served on 127.0.0.1, and Debian's Chromium.
+
+The site is built once per test session into a temporary folder (so a test run never
+depends on a stale ``_site/``), served with gzip like GitHub Pages, and driven by Playwright
+through the system ``chromium``: Playwright's own browser downloads are not available.
+
+Every page opened through ``open_page`` records console errors, page errors and any request
+that leaves the origin; ``PageWatch.assert_clean()`` fails the test on any of them.
+"""
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.serve import serve_in_thread
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ENGINE_TIMEOUT_MS = 90_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import build
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build.build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir: Path) -> Iterator[str]:
+    server, url = serve_in_thread(site_dir)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    exe = shutil.which("chromium")
+    if exe is None:
+        pytest.fail("Debian's chromium is required for the browser tests: apt-get install -y chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@dataclass
+class PageWatch:
+    page: Any
+    base_url: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    #: answers for the next expected dialogs (True accepts a confirm, text answers a prompt)
+    answers: list[Any] = field(default_factory=list)
+
+    def wait_engine(self, state: str = "ready") -> None:
+        self.page.wait_for_function(
+            "document.documentElement.dataset.engine !== 'starting'", timeout=ENGINE_TIMEOUT_MS
+        )
+        got = self.page.evaluate("document.documentElement.dataset.engine")
+        assert got == state, f"engine is {got!r}, expected {state!r}; errors: {self.console_errors + self.page_errors}"
+
+    def assert_clean(self) -> None:
+        assert not self.outside, f"requests left the origin: {self.outside}"
+        assert not self.page_errors, f"page errors: {self.page_errors}"
+        assert not self.console_errors, f"console errors: {self.console_errors}"
+        assert not self.failed, f"failed requests: {self.failed}"
+        assert not self.dialogs, f"unexpected dialogs: {self.dialogs}"
+
+
+def watch(page: Any, base_url: str) -> PageWatch:
+    w = PageWatch(page, base_url)
+    origin = base_url.rstrip("/")
+
+    def on_request(req: Any) -> None:
+        url = req.url
+        if not (url.startswith(origin) or url.startswith(("data:", "blob:", "about:"))):
+            w.outside.append(url)
+
+    page.on("request", on_request)
+    page.on("console", lambda m: w.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: w.page_errors.append(str(e)))
+    page.on("requestfailed", lambda r: w.failed.append(f"{r.url} {r.failure}"))
+
+    def on_dialog(d: Any) -> None:
+        if w.answers:
+            answer = w.answers.pop(0)
+            d.accept(answer) if isinstance(answer, str) else d.accept()
+            return
+        w.dialogs.append(f"{d.type}: {d.message}")
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
+    return w
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def open_page(context: Any, base_url: str):  # noqa: ANN201
+    """``open_page("rules/world/")`` -> PageWatch with the engine ready."""
+
+    def _open(path: str = "", *, wait: str | None = "ready") -> PageWatch:
+        page = context.new_page()
+        w = watch(page, base_url)
+        page.goto(base_url + path)
+        if wait:
+            w.wait_engine(wait)
+        return w
+
+    return _open

@@ -1,0 +1,161 @@
+"""The site in a real browser: every page boots, stays on its origin, works offline, and
+treats text from links and files as text (issue #2)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conquest.core import games
+from conquest.savecode import make_fragment
+from conquest.session import Match
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def site_pages(site_dir: Path) -> list[str]:
+    return sorted(
+        p.relative_to(site_dir).as_posix()[: -len("index.html")] for p in site_dir.rglob("index.html")
+    )
+
+
+def test_every_page_boots_clean(site_dir: Path, open_page) -> None:
+    pages = site_pages(site_dir)
+    assert "" in pages and "credits/" in pages and len([p for p in pages if p.startswith("rules/")]) == 5
+    for path in pages:
+        w = open_page(path)
+        # static content is in the HTML, the engine is ready, nothing left the origin
+        assert w.page.locator("main").inner_text().strip(), path
+        assert w.page.locator("#engine-status").inner_text().strip() == "Engine ready"
+        w.assert_clean()
+        w.page.close()
+
+
+def test_rules_pages_show_reconstructed_parts_and_tables(open_page) -> None:
+    w = open_page("rules/world/")
+    assert w.page.locator("table.data caption", has_text="Card trade values").count() == 1
+    assert w.page.locator("table.data caption", has_text="Continents").count() == 1
+    w = open_page("rules/conquests/")
+    assert w.page.locator(".move-diagram svg").count() >= 12
+    assert w.page.locator("blockquote.reconstructed").count() >= 1
+    w = open_page("credits/")
+    text = w.page.locator("main").inner_text()
+    for needle in ("Pyra Drake", "CC BY-SA 4.0", "Pyodide", "PyScript"):
+        assert needle in text
+
+
+def a_real_save(log_extra: list[str] | None = None, title: str | None = None) -> dict:
+    """A save of a registered game: a few legal steps of its default set-up."""
+    game = next(iter(games().values()))
+    match = Match(game, game.default_options())
+    match.resolve_chance()
+    for _ in range(3):
+        actions = match.legal_actions()
+        if not actions:
+            break
+        match.play(actions[0])
+    save = match.save().to_json()
+    if title is not None:
+        save["options"]["title"] = title
+    save["log"] += log_extra or []
+    return save
+
+
+def test_hostile_log_entry_in_a_link_is_text(open_page) -> None:
+    save = a_real_save(log_extra=[HOSTILE])
+    w = open_page("#" + make_fragment(save, "h"))
+    banner = w.page.locator("#error-banner")
+    banner.wait_for(state="visible")
+    assert HOSTILE in banner.inner_text()
+    assert w.page.locator("img[src='x']").count() == 0
+    assert not w.dialogs
+    assert "#" not in w.page.url  # the fragment is consumed: a reload does not re-open it
+
+
+def test_hostile_title_from_a_link_is_text(open_page) -> None:
+    save = a_real_save(title=HOSTILE)
+    w = open_page("#" + make_fragment(save, "v"))
+    row = w.page.locator("#slot-list tbody tr")
+    row.first.wait_for()
+    assert HOSTILE in row.first.inner_text()
+    assert w.page.locator("img[src='x']").count() == 0 and not w.dialogs
+
+
+@pytest.mark.parametrize(
+    ("fragment", "needle"),
+    [("#h=c1.!!!!", "damaged"), ("#h=c7.AAAA", "another version"), ("#zzz", "not a Conquest game")],
+)
+def test_broken_links_say_why_and_keep_games(open_page, fragment: str, needle: str) -> None:
+    w = open_page("")
+    w.page.evaluate("localStorage.setItem('keep', '1')")
+    w = open_page(fragment)
+    assert needle in w.page.locator("#error-banner").inner_text()
+    assert w.page.evaluate("localStorage.getItem('keep')") == "1"
+
+
+def test_saved_games_import_rename_export_delete(open_page, tmp_path: Path) -> None:
+    save = a_real_save()
+    f = tmp_path / "my game.json"
+    f.write_text(json.dumps(save))
+    w = open_page("")
+    w.page.set_input_files("#import-file", str(f))
+    rows = w.page.locator("#slot-list tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 1 and "my game" in rows.first.inner_text()
+    # rename through the prompt
+    w.answers.append("Renamed campaign")
+    w.page.get_by_role("button", name="Rename").first.click()
+    w.page.wait_for_function("document.querySelector('#slot-list tbody tr').innerText.includes('Renamed')")
+    with w.page.expect_download() as dl:
+        w.page.get_by_role("button", name="Export").first.click()
+    exported = json.loads(Path(dl.value.path()).read_text())
+    assert exported == save
+    # a broken file adds nothing and says why
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    w.page.set_input_files("#import-file", str(bad))
+    w.page.locator("#error-banner").wait_for(state="visible")
+    assert "bad.json" in w.page.locator("#error-banner").inner_text()
+    assert rows.count() == 1
+    w.answers.append(True)
+    w.page.get_by_role("button", name="Delete").first.click()
+    w.page.wait_for_function("!document.querySelector('#slot-list tbody')")
+
+
+def test_full_storage_gives_a_clear_message(open_page, tmp_path: Path) -> None:
+    save = a_real_save()
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(save))
+    w = open_page("")
+    w.page.evaluate(
+        """() => { const chunk = 'x'.repeat(100000); let i = 0;
+        try { for (;;) localStorage.setItem('fill' + (i++), chunk); } catch (e) {}
+        try { for (;;) localStorage.setItem('small' + (i++), 'x'.repeat(100)); } catch (e) {} }"""
+    )
+    w.page.set_input_files("#import-file", str(f))
+    w.page.locator("#error-banner").wait_for(state="visible")
+    assert "storage is full" in w.page.locator("#error-banner").inner_text()
+    w.page.evaluate("localStorage.clear()")
+
+
+def test_offline_reload_and_navigation(context, base_url: str) -> None:
+    from tests.browser.conftest import watch
+
+    page = context.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url)
+    w.wait_engine()
+    # wait until the service worker controls the page and has filled its cache
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    w.wait_engine()
+    context.set_offline(True)
+    try:
+        for path in ("", "rules/metagame/", "credits/"):
+            page.goto(base_url + path)
+            w.wait_engine()
+            assert page.locator("main").inner_text().strip()
+    finally:
+        context.set_offline(False)
