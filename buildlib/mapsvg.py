@@ -141,11 +141,15 @@ def render_map_svg(m: MapData, *, id_prefix: str = "", interactive: bool = True)
     for s in m.sea_lines:
         lines = s.get("lines") or ([s["line"]] if "line" in s else [])
         for ln in lines:
-            (x1, y1), (x2, y2) = ln
-            out.append(
-                f'<line class="sea-link" data-a="{_a(s.get("a", ""))}" data-b="{_a(s.get("b", ""))}" '
-                f'x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>'
-            )
+            ends = f'data-a="{_a(s.get("a", ""))}" data-b="{_a(s.get("b", ""))}"'
+            if len(ln) == 2:
+                (x1, y1), (x2, y2) = ln
+                out.append(
+                    f'<line class="sea-link" {ends} x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>'
+                )
+            else:  # a route around land
+                pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in ln)
+                out.append(f'<polyline class="sea-link" {ends} points="{pts}"/>')
         drawn.add((s.get("a"), s.get("b")))
     for a, b in m.sea_links:  # links without a drawing: label to label
         if (a, b) not in drawn:

@@ -68,7 +68,8 @@ class MapData:
     chosen by the generator, which checked that labels of that size do not collide.
 
     ``sea_lines`` (an addition to the decided fields, defaulted so older callers are not
-    affected) gives the drawing of each sea link: ``{"a", "b", "line": [[x, y], [x, y]]}``,
+    affected) gives the drawing of each sea link: ``{"a", "b", "line": [[x, y], [x, y], ...]}``
+    (two points, or more for a route around land),
     or for a link that wraps around the map edge ``{"a", "b", "wrap": true,
     "lines": [[[x, y], [x, y]], [[x, y], [x, y]]]}`` (one stub leaving each edge).
     """

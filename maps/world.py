@@ -375,6 +375,22 @@ LABELS = {
 }
 
 
+# Sea links drawn along a route (lon, lat) instead of the straight nearest-points line, where
+# the straight line would cross a third territory: Ontario reaches Greenland through Hudson
+# Bay and Hudson Strait.
+ROUTES = {
+    ("Greenland", "Ontario"): [
+        (-49.5, 63.2),
+        (-56.0, 62.3),
+        (-64.0, 61.6),
+        (-71.0, 61.6),
+        (-78.0, 60.6),
+        (-84.0, 57.5),
+        (-86.5, 55.2),
+    ],
+}
+
+
 def _shift(lon: float) -> float:
     return lon + 360.0 if lon < LON_WEST else lon
 
@@ -514,6 +530,11 @@ def build(verbose: bool = True) -> dict:
                     ],
                 }
             )
+            continue
+        names_ab = (next(n for n in names if ids[n] == a), next(n for n in names if ids[n] == b))
+        if names_ab in ROUTES:
+            pts = [frame(lon, lat) for lon, lat in ROUTES[names_ab]]
+            sea_lines.append({"a": a, "b": b, "line": [[round(x, 1), round(y, 1)] for x, y in pts]})
             continue
         line = shapely.shortest_line(ga, gb)
         (x1, y1), (x2, y2) = line.coords
