@@ -397,6 +397,7 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 mpy_config=json.dumps({"plugins": PYSCRIPT_PLUGINS_OFF}),
                 asset_version=asset_version,
                 games_info=GAME_INFO,
+                games_info_json=json.dumps([{"id": g["id"], "title": g["title"]} for g in GAME_INFO]).replace("<", "\\u003c"),
                 **page.context,
             )
         except jinja2.TemplateError as exc:

@@ -205,6 +205,20 @@ def games() -> dict[str, Game[Any, Any]]:
 
 
 def get_game(game_id: str) -> Game[Any, Any]:
+    """One game by id, importing only that game's module when the registry is not built.
+
+    Why the fast path: a page that opens one game should not pay for importing all five.
+    """
+    if _REGISTRY is None and isinstance(game_id, str) and game_id.isidentifier():
+        try:
+            module = importlib.import_module(f"conquest.games.{game_id}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"conquest.games.{game_id}":
+                raise
+        else:
+            game = getattr(module, "GAME", None)
+            if isinstance(game, Game) and game.id == game_id:
+                return game
     try:
         return games()[game_id]
     except KeyError:

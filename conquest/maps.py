@@ -60,9 +60,9 @@ class Group:
     territories: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MapData:
-    """A validated map. Immutable and hashable by identity of its content.
+    """A validated map. Immutable; compared and hashed by identity (load_map caches one per id).
 
     ``label_size`` (optional in the JSON, 0 when absent) is the label font size in map units
     chosen by the generator, which checked that labels of that size do not collide.
@@ -86,10 +86,10 @@ class MapData:
     credits: tuple[dict, ...]
     sea_lines: tuple[dict, ...] = ()
     label_size: float = 0.0
-    _by_id: dict[str, Territory] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    _adj: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    _adjset: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    _dist: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False, hash=False)
+    _by_id: dict[str, Territory] = field(default_factory=dict, init=False, repr=False)
+    _adj: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
+    _adjset: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False)
+    _dist: dict[str, dict[str, int]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Precompute lookups once; the dataclass is frozen, so write through object.__setattr__'s

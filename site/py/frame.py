@@ -177,12 +177,22 @@ def store() -> SlotStore:
 
 
 # -- saves and links ---------------------------------------------------------------------
+def game_titles() -> dict[str, str]:
+    """Titles of the site's games, from the page (no engine import needed to list saves)."""
+    node = document.getElementById("games-info")
+    if nullish(node):
+        return {gid: g.title for gid, g in games().items()}
+    return {g["id"]: g["title"] for g in json.loads(str(node.textContent))}
+
+
 def check_save(save: dict[str, Any]) -> Match:
     """Replay a save from outside (link, file); raises with a clear message if it is unusable."""
-    if save["game"] not in games():
-        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.")
     try:
-        return Match(get_game(save["game"]), save["options"], save["log"])
+        game = get_game(save["game"])
+    except KeyError:
+        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
+    try:
+        return Match(game, save["options"], save["log"])
     except ReplayError as exc:
         raise SaveCodeError("replay", f"The game in this link does not replay: {exc.message}") from None
     except GameError as exc:
@@ -191,7 +201,7 @@ def check_save(save: dict[str, Any]) -> Match:
 
 def slot_name(save: dict[str, Any], mode: str) -> str:
     title = save["options"].get("title")
-    game = games()[save["game"]].title if save["game"] in games() else save["game"]
+    game = game_titles().get(save["game"], save["game"])
     base = str(title) if isinstance(title, str) and title.strip() else game
     return f"{base} (view)" if mode == "view" else base
 

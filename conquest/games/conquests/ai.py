@@ -418,14 +418,23 @@ class Search:
         best = -INF
         best_move = None
         legal = 0
+        killers = self.killers[ply]
         for m in self._order(self._moves(), tt_move, ply):
+            quiet_move = not self.board[m[1]] and not m[2]
             if not self._make(m):
                 continue
             legal += 1
             if ply + 1 >= MAX_PLY:
                 score = -self._evaluate()
-            else:
+            elif legal == 1:
                 score = -(yield from self._negamax(depth - 1, -beta, -alpha, ply + 1))
+            else:
+                # principal variation search: prove the later moves worse with a null window,
+                # and look one ply less at late quiet moves (late move reduction)
+                r = 1 if depth >= 3 and legal > 3 and quiet_move and not danger and m not in killers else 0
+                score = -(yield from self._negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1))
+                if score > alpha and (r or score < beta):
+                    score = -(yield from self._negamax(depth - 1, -beta, -alpha, ply + 1))
             self._unmake()
             if score > best:
                 best = score
@@ -433,8 +442,7 @@ class Search:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        if not self.board[m[1]]:
-                            killers = self.killers[ply]
+                        if quiet_move:
                             if killers[0] != m:
                                 killers[1] = killers[0]
                                 killers[0] = m

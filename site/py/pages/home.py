@@ -6,7 +6,6 @@ import time
 import frame
 from frame import append, clear, el, on
 
-from conquest.core import games
 from conquest.savecode import SaveCodeError, parse_fragment
 from conquest.store import StorageError
 
@@ -40,7 +39,7 @@ def render() -> None:
     if not slots:
         append(box, el("p", "No saved games in this browser yet.", cls="muted"))
         return
-    titles = {gid: g.title for gid, g in games().items()}
+    titles = frame.game_titles()
     can_play = playable_games()
     table = el("table", cls="data slots")
     append(table, el("caption", f"{len(slots)} saved game{'s' if len(slots) != 1 else ''}, most recent first"))

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Site benchmark: how fast a page shows and its engine becomes ready, and what it costs.
+
+Prints, for our landing page and for a bare PyScript page (the baseline, same Pyodide,
+default PyScript set-up, served by the same server in the same run):
+  - first paint (first-contentful-paint), ms
+  - engine ready cold (fresh browser context: empty cache), warm (reload), offline (ours)
+  - bytes transferred on the first visit
+Medians over --runs runs. Targets (issue #2): ready <= 2.5 s cold, <= 1.0 s warm, warm at
+least 2x faster than the baseline's warm, first visit <= 7 MB.
+
+Usage: python bench/site.py [--runs 5] [--site _site]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.serve import serve_in_thread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+READY = "document.documentElement.dataset.engine === 'ready'"
+
+BARE = """<!doctype html>
+<html data-engine="starting"><head><meta charset="utf-8"><title>bare PyScript</title>
+<link rel="stylesheet" href="pyscript/core.css">
+<script type="module" src="pyscript/core.js"></script></head>
+<body><h1>Bare PyScript page</h1>
+<script type="py" config='{"interpreter": "pyodide/pyodide.mjs"}'>
+import js
+js.document.documentElement.dataset.engine = "ready"
+js.performance.mark("engine-ready")
+</script></body></html>
+"""
+
+
+def make_baseline(tmp: Path) -> Path:
+    """A bare PyScript page: the full PyScript dist and the untrimmed Pyodide files."""
+    site = tmp / "bare"
+    shutil.copytree(ROOT / "node_modules" / "@pyscript" / "core" / "dist", site / "pyscript")
+    (site / "pyodide").mkdir()
+    for name in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]:
+        shutil.copy(ROOT / "node_modules" / "pyodide" / name, site / "pyodide" / name)
+    (site / "index.html").write_text(BARE)
+    return site
+
+
+def measure(page, base: str, how: str) -> dict[str, float]:
+    t0 = time.perf_counter()
+    if how == "goto":
+        page.goto(base)
+    else:
+        page.reload()
+    page.wait_for_function(READY, timeout=120_000)
+    wall = (time.perf_counter() - t0) * 1000
+    fcp = page.evaluate(
+        "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
+    )
+    ready = page.evaluate("(performance.getEntriesByName('engine-ready')[0] || {startTime: NaN}).startTime")
+    transferred = page.evaluate(
+        "performance.getEntriesByType('resource').reduce((a, r) => a + r.transferSize, 0)"
+        " + performance.getEntriesByType('navigation').reduce((a, r) => a + r.transferSize, 0)"
+    )
+    return {"fcp": fcp, "ready": ready, "wall": wall, "bytes": transferred}
+
+
+def run(browser, base: str, runs: int, offline: bool) -> dict[str, list[dict[str, float]]]:
+    out: dict[str, list[dict[str, float]]] = {"cold": [], "warm": [], "offline": []}
+    for _ in range(runs):
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        out["cold"].append(measure(page, base, "goto"))
+        if offline:  # let the service worker finish caching before the warm runs
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.wait_for_timeout(500)
+        out["warm"].append(measure(page, base, "reload"))
+        if offline:
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+            ctx.set_offline(True)
+            out["offline"].append(measure(page, base, "reload"))
+            ctx.set_offline(False)
+        ctx.close()
+    return out
+
+
+def med(rows: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in rows) if rows else float("nan")
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--site", default=str(ROOT / "_site"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        bare_dir = make_baseline(Path(tmp))
+        ours_srv, ours = serve_in_thread(Path(args.site))
+        bare_srv, bare = serve_in_thread(bare_dir)
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+        results = {
+            "conquest": run(browser, ours, args.runs, offline=True),
+            "bare PyScript": run(browser, bare, args.runs, offline=False),
+        }
+        browser.close()
+        ours_srv.shutdown()
+        bare_srv.shutdown()
+    print(f"median of {args.runs} runs; times in ms from navigation start (browser clock)")
+    print(f"{'page':<15}{'first paint':>12}{'ready cold':>12}{'ready warm':>12}{'offline':>10}{'1st visit MB':>14}")
+    for name, r in results.items():
+        print(
+            f"{name:<15}{med(r['cold'], 'fcp'):>12.0f}{med(r['cold'], 'ready'):>12.0f}{med(r['warm'], 'ready'):>12.0f}"
+            f"{med(r['offline'], 'ready'):>10.0f}{med(r['cold'], 'bytes') / 1e6:>14.2f}"
+        )
+    ours_r, bare_r = results["conquest"], results["bare PyScript"]
+    print(f"ratio bare/ours warm ready: {med(bare_r['warm'], 'ready') / med(ours_r['warm'], 'ready'):.2f}x")
+    print(f"ratio bare/ours cold ready: {med(bare_r['cold'], 'ready') / med(ours_r['cold'], 'ready'):.2f}x")
+    print("targets: cold <= 2500 ms, warm <= 1000 ms, warm >= 2x faster than bare, first visit <= 7 MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
