@@ -389,7 +389,7 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 page_script=f"{root}py/{page.script}.py",
                 py_config=json.dumps(
                     {
-                        "interpreter": f"{root}runtime/pyodide/pyodide.mjs",
+                        "interpreter": f"{root}runtime/pyodide/conquest-boot.mjs",
                         "files": {f"{root}py/app.zip": "./*"},
                         "plugins": PYSCRIPT_PLUGINS_OFF,
                     }
@@ -556,6 +556,11 @@ def build(out_dir: Path) -> dict[str, bytes]:
     version = content_hash(files.items())
     files.update(render_pages(inp, pages, version))
     version = content_hash(files.items())
+    boot = (SITE_SRC / "boot.mjs").read_text(encoding="utf-8")
+    if "__VERSION__" not in boot:
+        raise BuildError(SITE_SRC / "boot.mjs", "must contain __VERSION__")
+    files["runtime/pyodide/conquest-boot.mjs"] = boot.replace("__VERSION__", json.dumps(version)).encode()
+    files["runtime/pyodide/conquest-snapshot-worker.mjs"] = (SITE_SRC / "snapshot-worker.mjs").read_bytes()
     files["sw.js"] = service_worker(files, version)
     files["version.json"] = json.dumps(
         {"version": version, "pyodide": inp.pyodide_version, "pyscript": inp.pyscript_version}

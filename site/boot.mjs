@@ -1,0 +1,74 @@
+// Conquest's Pyodide loader, handed to PyScript as its interpreter module (build.py writes
+// it next to pyodide.mjs, so PyScript's indexURL stays right).
+//
+// Why: booting Python is most of a page's start-up. After the first boot in a browser, this
+// keeps a memory snapshot of the freshly initialised interpreter (Pyodide's experimental
+// snapshot API) in Cache Storage, keyed by the site's build version, and later boots
+// restore it instead of initialising Python again. Any failure falls back to a plain boot.
+import { loadPyodide as plainLoad, version } from "./pyodide.mjs";
+
+export { version };
+
+const BUILD = __VERSION__;
+const CACHE = "python-snapshot";  // not "conquest-…": sw.js clears those on update
+const KEY = new URL("snapshot-" + BUILD + ".bin", import.meta.url).href;
+// Standard-library modules PyScript and the pages import anyway: imported before the
+// snapshot is taken, so restored interpreters have them at no cost.
+const PRELOAD = "import asyncio, json, zlib, base64, re, dataclasses, inspect, typing, pathlib, " +
+  "importlib, pkgutil, secrets, random, abc, collections, functools, itertools, math, enum";
+
+async function readSnapshot() {
+  if (!("caches" in globalThis)) return null;
+  try {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(KEY);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+async function dropSnapshot() {
+  try { await (await caches.open(CACHE)).delete(KEY); } catch (_) { /* nothing to drop */ }
+}
+
+// Take the snapshot in a worker, after the page is ready: a snapshot-making interpreter
+// is restricted (no DOM), so the page never runs on one, and its start-up is not slowed.
+function snapshotLater() {
+  const start = () => {
+    try {
+      const worker = new Worker(new URL("./conquest-snapshot-worker.mjs", import.meta.url), { type: "module" });
+      worker.onmessage = (ev) => { worker.terminate(); globalThis.conquestSnapshot = ev.data; };
+      worker.onerror = (ev) => { ev.preventDefault(); worker.terminate(); globalThis.conquestSnapshot = "failed"; };
+      worker.postMessage({ key: KEY, cache: CACHE, preload: PRELOAD });
+    } catch (err) {
+      console.warn("Python snapshot not taken:", err && err.message);
+    }
+  };
+  const whenReady = () => {
+    if (document.documentElement.dataset.engine === "ready") {
+      ("requestIdleCallback" in globalThis ? requestIdleCallback : setTimeout)(start, { timeout: 3000 });
+    } else {
+      setTimeout(whenReady, 500);
+    }
+  };
+  whenReady();
+}
+
+export async function loadPyodide(options = {}) {
+  const snapshot = await readSnapshot();
+  if (snapshot) {
+    try {
+      const py = await plainLoad({ ...options, _loadSnapshot: snapshot });
+      globalThis.conquestBoot = "snapshot";
+      return py;
+    } catch (err) {
+      console.warn("Python snapshot unusable, booting afresh:", err && err.message);
+      await dropSnapshot();
+    }
+  }
+  const py = await plainLoad(options);
+  globalThis.conquestBoot = "plain";
+  if ("caches" in globalThis && "Worker" in globalThis) snapshotLater();
+  return py;
+}
