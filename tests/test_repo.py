@@ -81,3 +81,14 @@ def test_build_error_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with pytest.raises(build.BuildError) as info:
         build.load_inputs()
     assert "world.md" in str(info.value) and "missing" in str(info.value)
+
+
+def test_a_new_build_brings_a_new_offline_cache() -> None:
+    files = {"index.html": b"<p>one</p>", "static/style.css": b"a{}"}
+    first = build.service_worker(files, build.content_hash(files.items())).decode()
+    files["static/style.css"] = b"a{color:red}"
+    second = build.service_worker(files, build.content_hash(files.items())).decode()
+    v1 = re.search(r'const VERSION = "([0-9a-f]+)"', first)
+    v2 = re.search(r'const VERSION = "([0-9a-f]+)"', second)
+    assert v1 and v2 and v1.group(1) != v2.group(1)
+    assert '"static/style.css"' in first and '"./"' in first

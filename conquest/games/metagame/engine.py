@@ -711,10 +711,9 @@ class MetagameGame(Game[State, Action]):
         assert inv is not None
         owner = list(state.owner)
         owner[inv.target] = inv.attacker
-        st = state
         if inv.m == 2:
             owner = [inv.attacker if o == inv.defender else o for o in owner]
-        st = replace(st, owner=tuple(owner))
+        st = replace(state, owner=tuple(owner))
         if inv.sacrifice_counts:
             st = replace(st, respin=self._earn(st, "r", inv.attacker))
         return self._end_turn(st)
