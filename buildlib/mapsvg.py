@@ -58,6 +58,7 @@ def group_colours(m: MapData) -> dict[str, str]:
 
 
 def _font_size(m: MapData) -> float:
+    """Label font size: the generator's (collision-checked) choice, else from territory size."""
     if m.label_size:
         return m.label_size
     # label size scales with the map; world42 has fewer, larger territories

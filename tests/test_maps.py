@@ -488,3 +488,19 @@ def test_generator_reproduces_committed_maps() -> None:
     for obj in (usa_obj, camp, w):
         text = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
         assert text == (DATA / f"{obj['id']}.json").read_text(encoding="utf-8"), obj["id"]
+
+
+@pytest.mark.parametrize("map_id", MAP_IDS)
+def test_labels_do_not_collide(map_id: str) -> None:
+    """Estimated text boxes (the renderer's line breaking and font size) never overlap."""
+    from buildlib.mapsvg import _font_size, label_box
+
+    m = load_map(map_id)
+    fs = _font_size(m)
+    boxes = {t.id: label_box(t.name, t.label[0], t.label[1], fs) for t in m.territories}
+    clashes = []
+    for a, b in combinations(sorted(boxes), 2):
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
+        if min(ax1, bx1) > max(ax0, bx0) and min(ay1, by1) > max(ay0, by0):
+            clashes.append((a, b))
+    assert clashes == []
