@@ -57,7 +57,7 @@ def group_colours(m: MapData) -> dict[str, str]:
     return out
 
 
-def _font_size(m: MapData) -> float:
+def label_font_size(m: MapData) -> float:
     """Label font size: the generator's (collision-checked) choice, else from territory size."""
     if m.label_size:
         return m.label_size
@@ -95,7 +95,7 @@ def _num(v: float) -> str:
 def render_map_svg(m: MapData, *, id_prefix: str = "", interactive: bool = True) -> str:
     """Inline SVG for a map: territories, context, sea links, labels and a legend."""
     colours = group_colours(m)
-    fs = _font_size(m)
+    fs = label_font_size(m)
     names = {t.id: t.name for t in m.territories}
     w, h = _num(m.width), _num(m.height)
     out: list[str] = [

@@ -493,10 +493,10 @@ def test_generator_reproduces_committed_maps() -> None:
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_labels_do_not_collide(map_id: str) -> None:
     """Estimated text boxes (the renderer's line breaking and font size) never overlap."""
-    from buildlib.mapsvg import _font_size, label_box
+    from buildlib.mapsvg import label_box, label_font_size
 
     m = load_map(map_id)
-    fs = _font_size(m)
+    fs = label_font_size(m)
     boxes = {t.id: label_box(t.name, t.label[0], t.label[1], fs) for t in m.territories}
     clashes = []
     for a, b in combinations(sorted(boxes), 2):

@@ -159,3 +159,20 @@ def test_offline_reload_and_navigation(context, base_url: str) -> None:
             assert page.locator("main").inner_text().strip()
     finally:
         context.set_offline(False)
+
+
+def test_disabled_storage_says_so_and_still_plays(context, base_url: str, tmp_path: Path) -> None:
+    from tests.browser.conftest import watch
+
+    context.add_init_script(
+        "Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('denied', 'SecurityError'); }});"
+    )
+    page = context.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url)
+    w.wait_engine()
+    assert "does not let the site keep games" in page.locator("#notice-banner").inner_text()
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(a_real_save()))
+    page.set_input_files("#import-file", str(f))
+    page.locator("#slot-list tbody tr").first.wait_for()
