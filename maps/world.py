@@ -351,6 +351,7 @@ SPLITS = {
         ("Eastern Australia", box(135, -45, 155, -9)),
     ],
 }
+LEFTOVER_NAMES = {"United States of America": "Hawaii"}  # pieces in no territory, drawn grey
 PART_WISE = {"Canada", "United States of America", "France", "Malaysia", "Indonesia"}
 
 # Hand-placed labels (lon, lat) where the pole of inaccessibility is crowded or odd.
@@ -458,7 +459,7 @@ def build(verbose: bool = True) -> dict:
             if verbose and rest.area > 0.5:
                 print(f"world42: {name}: {rest.area:.1f} deg^2 left over (context)")
             if not rest.is_empty and rest.area > 0.5 and name != "Antarctica":
-                context.append((name, rest))
+                context.append((LEFTOVER_NAMES.get(name, name), rest))
         elif name != "Antarctica":
             context.append((name, geom))
     missing = set(country_of) - seen
@@ -525,8 +526,8 @@ def build(verbose: bool = True) -> dict:
                     "b": b,
                     "wrap": True,
                     "lines": [
-                        [[round(xa + 2, 1), round(pa[1], 1)], [0.0, y]],
-                        [[round(kb[0] - 2, 1), round(kb[1], 1)], [frame.width, y]],
+                        [[round(xa + 12, 1), round(pa[1], 1)], [0.0, y]],
+                        [[round(kb[0] - 12, 1), round(kb[1], 1)], [frame.width, y]],
                     ],
                 }
             )

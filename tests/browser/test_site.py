@@ -75,7 +75,12 @@ def test_hostile_log_entry_in_a_link_is_text(open_page) -> None:
 
 def test_hostile_title_from_a_link_is_text(open_page) -> None:
     save = a_real_save(title=HOSTILE)
-    w = open_page("#" + make_fragment(save, "v"))
+    open_page("#" + make_fragment(save, "v"), wait=None)
+    # a playable game's link goes on to its play page; the saved-games list shows the title as text
+    w = open_page("")
+    w.page.wait_for_function("(localStorage.getItem('conquest:slots') || '').includes('onerror')", timeout=90_000)
+    w.page.reload()
+    w.wait_engine()
     row = w.page.locator("#slot-list tbody tr")
     row.first.wait_for()
     assert HOSTILE in row.first.inner_text()

@@ -2,7 +2,8 @@
 
 Why this shape:
 
-- **Negamax alpha-beta with iterative deepening**, a **transposition table** keyed by
+- **Negamax alpha-beta with iterative deepening** (principal-variation null windows, late
+  quiet moves searched one ply shallower first), a **transposition table** keyed by
   incrementally updated Zobrist keys (the same keys the engine uses for repetition), and
   move ordering (table move, captures by most valuable victim / least valuable attacker,
   two killer moves per ply, a history table). A capture-only quiescence search stops the
