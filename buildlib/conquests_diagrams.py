@@ -19,6 +19,7 @@ __all__ = ["render_move_diagrams", "describe_moves", "direction_name"]
 GRID = 7
 CELL = 26
 PAD = 4
+TOP = 14  # room above the grid for the 'forward' mark
 LEGEND = 18
 CENTRE = GRID // 2
 
@@ -93,7 +94,7 @@ def describe_moves(moves: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _centre(col: float, row: float) -> tuple[float, float]:
-    return PAD + col * CELL + CELL / 2, PAD + row * CELL + CELL / 2
+    return PAD + col * CELL + CELL / 2, TOP + PAD + row * CELL + CELL / 2
 
 
 def _arrow(dwg: svgwrite.Drawing, group: Any, vec: Sequence[int], length: int, label: str | None) -> None:
@@ -121,8 +122,9 @@ def _arrow(dwg: svgwrite.Drawing, group: Any, vec: Sequence[int], length: int, l
 def _diagram(letter: str, name: str, level: int, moves: Sequence[Mapping[str, Any]], words: str) -> str:
     size = PAD * 2 + GRID * CELL
     label = f"{name}, level {level}: {words}. Forward is up."
-    dwg = svgwrite.Drawing(size=(size, size + LEGEND), debug=False)
-    dwg.viewbox(0, 0, size, size + LEGEND)
+    height = TOP + size + LEGEND
+    dwg = svgwrite.Drawing(size=(size, height), debug=False)
+    dwg.viewbox(0, 0, size, height)
     dwg.attribs.update({"role": "img", "aria-label": label, "class": "conquests-moves"})
     dwg.attribs["style"] = "max-width:100%;height:auto"
     dwg.set_desc(title=label)
@@ -132,7 +134,7 @@ def _diagram(letter: str, name: str, level: int, moves: Sequence[Mapping[str, An
             dark = (row + col) % 2 == 1
             board.add(
                 dwg.rect(
-                    (PAD + col * CELL, PAD + row * CELL),
+                    (PAD + col * CELL, TOP + PAD + row * CELL),
                     (CELL, CELL),
                     fill="#d9c4a0" if dark else "#f3e9d6",
                     stroke="#b9a27e",
@@ -172,7 +174,8 @@ def _diagram(letter: str, name: str, level: int, moves: Sequence[Mapping[str, An
     legend = "dot: step"
     if has_slide:
         legend += " \u00b7 arrow: slide, " + ("number = most squares" if has_limit else "any distance")
-    dwg.add(dwg.text(legend, insert=(size / 2, size + LEGEND - 5), font_size=9, text_anchor="middle",
+    dwg.add(dwg.text("\u2191 forward", insert=(size / 2, TOP - 2), font_size=10, text_anchor="middle", fill="#333"))
+    dwg.add(dwg.text(legend, insert=(size / 2, height - 5), font_size=9, text_anchor="middle",
                      fill="#333"))
     return dwg.tostring()
 
