@@ -245,7 +245,8 @@ MANITOULIN = [
     (-83.3, 45.8),
 ]
 # Pairs of territories (given by a county inside each) that face each other across water.
-SEA_LINK_MAX_GAP = 9.0  # units (~40 km)
+SEA_LINK_MIN_LAND_DISTANCE = 2  # a crossing that saves at least one step over land
+SEA_LINK_MAX_GAP = 30.0  # units (~130 km): wide enough for the Great Lakes crossings
 LABEL_SIZE = 8.0
 
 
@@ -719,7 +720,7 @@ def assemble(frame: Frame, counties, geoms, assign, used_seed: int, verbose: boo
         if line.intersection(wet).length > 0.1 * line.length:
             continue  # the gap is land (a third territory between them), not water
         d = _graph_distance(adjmap, ids[i], ids[j])
-        if d >= 3:
+        if d >= SEA_LINK_MIN_LAND_DISTANCE:
             a, b = sorted_pair(ids[i], ids[j])
             (x1, y1), (x2, y2) = line.coords
             if ids[i] != a:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from conquest.games.conquests import GAME, parse_action, position_from_text
+from conquest.games.conquests import GAME, Action, parse_action, position_from_text
 from conquest.games.conquests.ai import LEVELS, Search, choose_action, evaluate, random_action
 from conquest.rng import Rng
 
@@ -93,3 +93,31 @@ def test_hard_beats_random():
         out = GAME.outcome(state)
         wins += out is not None and out.winners == (hard_side,)
     assert wins >= 5
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_moves_and_keys_agree_with_the_engine(seed):
+    """The search's own move generation (pseudo-legal + Danger test at make) and its
+    incremental Zobrist keys must match the engine in every position of a playout."""
+    from conquest.games.conquests import rules as R
+
+    rng = Rng(seed)
+    state = GAME.new_game({}, 0)
+    for _ in range(60):
+        legal = GAME.legal_actions(state)
+        if not legal:
+            break
+        search = Search(state, "hard", rng=Rng(0))
+        found = set()
+        for m in search._moves():
+            if search._make(m):
+                board = list(search.board)
+                reserves = [[], []]
+                for code, n in enumerate(search.rcount):
+                    reserves[code >> 5].extend([code & 31] * n)
+                assert search.key == R.position_key(board, [sorted(r) for r in reserves], search.side)
+                search._unmake()
+                found.add(str(Action(m[0], m[1], m[2] & 31, m[3])))
+        assert search.board == list(state.board) and search.key == state.key
+        assert found == {str(a) for a in legal}
+        state = GAME.apply(state, legal[rng.below(len(legal))])

@@ -124,7 +124,7 @@ def spin_to(m: Match, game_index: int) -> None:
         if g == game_index:
             break
         start += n
-    m._push(str(SpinResult(start, inv.x, inv.layout)))
+    m._push(str(SpinResult(start, inv.layout)))
 
 
 ROWS01 = list(range(1, 10))  # Ann: rows 0-1 (capital 0)
@@ -429,12 +429,13 @@ def test_M10_spin_is_a_logged_chance_step_with_layout():
     m2.rng = Rng(99)
     m2.play("spin")
     drawn = m2.log[-1]
-    assert drawn.startswith("r") and drawn.endswith("/25 12,12,1")
-    k = int(drawn[1:].split("/")[0])
+    assert drawn.startswith("r") and drawn.endswith(" 12,12,1") and "/" not in drawn
+    k = int(drawn[1:].split(" ")[0])
     assert k == Rng(99).below(25)
     assert "wheel" in GAME.describe_action(m.state, parse_action(drawn))
-    refused(m, "r3/25 12,13", "M10.layout")  # not this wheel
-    refused(m, "r30/25 12,12,1", "M10.slice")
+    refused(m, "r3 12,13", "M10.layout")  # not this wheel
+    refused(m, "r30 12,12,1", "M10.slice")
+    assert parse_action(f"r{k}/25 12,12,1") == parse_action(drawn)  # the older form still reads
 
 
 # ----------------------------------------------------------------------------------------
@@ -673,7 +674,7 @@ def test_M17_no_corrections_mid_invasion():
         "b-",
         "w5,,3",
         "spin",
-        "r17/24 5,3,,16",
+        "r17 5,3,,16",
         "x12",
         "x-",
         "da",
@@ -694,7 +695,8 @@ def test_action_text_round_trips(text):
 
 
 @pytest.mark.parametrize(
-    "text", ["", "c", "c01", "x", "s1.1", "w0", "w,,", "w01", "k-1", "r1/2", "!t0x=1", "ii3"]
+    "text",
+    ["", "c", "c01", "x", "s1.1", "w0", "w,,", "w01", "k-1", "r1/2", "r1/9 5,3", "r1", "!t0x=1", "ii3"],
 )
 def test_malformed_action_texts_are_invalid(text):
     with pytest.raises(InvalidAction):

@@ -14,7 +14,7 @@ Choices where the rulings are silent (the rules page and the report repeat them)
   territories farthest from the target); any eligible set is accepted.
 - The attacker assigns first, then the defender. The attacker decides on a re-spin first;
   if they keep the result, the defender may re-spin.
-- The host presses spin (``spin``); the draw is then a chance step ``r<k>/<X> <layout>``.
+- The host presses spin (``spin``); the draw is then a chance step ``r<k> <layout>`` (X is the sum of the layout).
 - The duel result is recorded by the host (``da``/``dd``); built-in games are not played
   by the engine: the page links to them and the host records the result (M12).
 - M4 override: ``k<t>!`` is legal only when no neutral territory qualifies; it then allows

@@ -17,7 +17,7 @@ text               value                            meaning
 ``b8.9``/``b-``    ``Block((8, 9))``                M8 defender's block (or none)
 ``w5,,3``          ``Slices(((0, 5), (2, 3)))``     M9 slices of the side assigning now
 ``spin``           ``Spin()``                       M10 the host presses spin
-``r17/24 5,3,,16`` ``SpinResult(17, 24, layout)``   M10 drawn slice 17 of 24 and the wheel
+``r17 5,3,,16``    ``SpinResult(17, layout)``       M10 drawn slice 17 (0-based) and the wheel
 ``x12``/``x-``     ``Respin(12)``                   M11 re-spin spending territory 12 (or not)
 ``da``/``dd``      ``Duel("a")``                    M12 duel won by attacker / defender
 ``g12``            ``Gift(12)``                     M14 the losing attacker's gift
@@ -145,14 +145,22 @@ class Spin:
 
 @dataclass(frozen=True)
 class SpinResult:
-    """The drawn slice ``k`` (0-based) of ``x`` and the wheel's layout, for the log (M10)."""
+    """The drawn slice ``k`` (0-based) and the wheel's layout, for the log (M10).
+
+    The wheel's size X is not written: it is the sum of the layout (this saves about 60
+    characters in the link of a long campaign). The parser still reads the older
+    ``r17/24 5,3,,16`` form when the ``/24`` agrees with the layout.
+    """
 
     k: int
-    x: int
     layout: tuple[tuple[int, int], ...]
 
+    @property
+    def x(self) -> int:
+        return sum(n for _, n in self.layout)
+
     def __str__(self) -> str:
-        return f"r{self.k}/{self.x} {format_alloc(self.layout)}"
+        return f"r{self.k} {format_alloc(self.layout)}"
 
 
 @dataclass(frozen=True)
@@ -244,7 +252,7 @@ _RE = {
     "i": re.compile(rf"i{_NUM}"),
     "set": re.compile(rf"([sb])(-|{_NUM}(?:\.{_NUM})*)"),
     "w": re.compile(rf"w({_ALLOC})"),
-    "r": re.compile(rf"r{_NUM}/{_NUM} ({_ALLOC})"),
+    "r": re.compile(rf"r{_NUM}(?:/{_NUM})? ({_ALLOC})"),
     "x": re.compile(rf"x(-|{_NUM})"),
     "g": re.compile(rf"g{_NUM}"),
     "o": re.compile(rf"!o{_NUM}=(-|{_NUM})"),
@@ -298,7 +306,12 @@ def parse_action(text: str) -> Action:
     if m := _RE["w"].fullmatch(s):
         return Slices(_alloc(m[1], repr(s)))
     if m := _RE["r"].fullmatch(s):
-        return SpinResult(int(m[1]), int(m[2]), _alloc(m[3], repr(s)))
+        result = SpinResult(int(m[1]), _alloc(m[3], repr(s)))
+        if m[2] is not None and int(m[2]) != result.x:
+            raise InvalidAction(
+                "action.spin-size", f"{s!r}: the wheel's slices add up to {result.x}, not {m[2]}"
+            )
+        return result
     if m := _RE["x"].fullmatch(s):
         return Respin(None if m[1] == "-" else int(m[1]))
     if m := _RE["o"].fullmatch(s):

@@ -380,7 +380,7 @@ class MetagameGame(Game[State, Action]):
         if state.phase != "spinning" or inv is None:
             raise _illegal("M10.not-spinning", "M10: the wheel is not being spun")
         (k,) = values
-        return SpinResult(int(k), inv.x, inv.layout)
+        return SpinResult(int(k), inv.layout)
 
     def outcome(self, state: State) -> Outcome | None:
         """M16: most territories wins; a tie is a shared win."""
@@ -647,7 +647,7 @@ class MetagameGame(Game[State, Action]):
         self._phase(state, a, "spinning")
         inv = state.inv
         assert inv is not None
-        if a.x != inv.x or a.layout != inv.layout:
+        if a.layout != inv.layout:
             raise _illegal(
                 "M10.layout", f"M10: the recorded wheel ({a.x} slices) is not this invasion's wheel"
             )
