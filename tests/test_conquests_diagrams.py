@@ -6,9 +6,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
+import svgwrite  # noqa: F401,E402  (the build extra; installed by ./dev test)
 
-pytest.importorskip("svgwrite")
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # buildlib is a folder of the repository, not an installed package
     sys.path.insert(0, str(ROOT))

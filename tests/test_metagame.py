@@ -147,7 +147,7 @@ def test_M1_usa100_has_100_connected_territories():
     try:
         m = Match(GAME, {"seed": 1})
     except InvalidOptions as exc:
-        pytest.skip(f"usa100 not available yet: {exc}")
+        pytest.fail(f"usa100 map data is missing or broken: {exc}")
     assert len(m.state.board) == 100 and m.state.board.connected()
 
 

@@ -122,7 +122,7 @@ def test_usa100_campaign_8_players_greedy():
     try:
         Match(GAME, {"seed": 1})
     except GameError as exc:
-        pytest.skip(f"usa100 not available yet: {exc}")
+        pytest.fail(f"usa100 map data is missing or broken: {exc}")
     match = run({"players": 8}, "greedy", 21, max_actions=6000)
     assert GAME.outcome(match.state) is not None
     assert replay(match.save().to_json()).state == match.state
