@@ -7,7 +7,9 @@ const FILES = __FILES__;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" }))))
+    // "no-cache": revalidate with the server, so files the page just loaded cost a 304, and
+    // nothing stale from the HTTP cache slips into this version's cache
+    caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" }))))
       .then(() => self.skipWaiting())
   );
 });

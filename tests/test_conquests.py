@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -505,3 +506,16 @@ def test_actions_are_small_ordered_values():
     acts = GAME.legal_actions(GAME.new_game({}, 0))
     assert acts == sorted(acts) and all(isinstance(a, Action) for a in acts)
     assert len(acts) == 15
+
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "conquests_golden.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", GOLDEN["games"], ids=[g["about"][:40] for g in GOLDEN["games"]])
+def test_golden_playthroughs(game):
+    m = replay({"v": 1, "game": "conquests", "options": game["options"], "log": game["log"]})
+    assert position_to_text(m.state) == game["final"]
+    out = m.outcome()
+    assert out is not None and list(out.winners) == game["winners"] and out.reason == game["reason"]
+    for state, text in zip(m.states, m.log, strict=False):
+        assert GAME.describe_action(state, parse_action(text))

@@ -36,6 +36,9 @@ def gzipped(path: str, mtime: float, size: int) -> bytes:
 
 
 class Handler(SimpleHTTPRequestHandler):
+    #: bytes of response bodies and headers sent, for benchmarks (reset by assigning 0)
+    bytes_sent = 0
+    requests = 0
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -45,6 +48,16 @@ class Handler(SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")
         super().end_headers()
+
+    def handle_one_request(self) -> None:
+        wrapped = _Counting(self.wfile)
+        self.wfile = wrapped  # type: ignore[assignment]
+        try:
+            super().handle_one_request()
+        finally:
+            Handler.bytes_sent += wrapped.count
+            if wrapped.count:
+                Handler.requests += 1
 
     def send_head(self):  # type: ignore[override]
         path = self.translate_path(self.path)
@@ -68,6 +81,21 @@ class Handler(SimpleHTTPRequestHandler):
         import io
 
         return io.BytesIO(body)
+
+
+class _Counting:
+    """A write-through wrapper that counts the bytes the server sends."""
+
+    def __init__(self, raw) -> None:  # noqa: ANN001
+        self.raw = raw.raw if isinstance(raw, _Counting) else raw
+        self.count = 0
+
+    def write(self, data: bytes) -> int:
+        self.count += len(data)
+        return self.raw.write(data)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.raw, name)
 
 
 def make_server(directory: Path, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:

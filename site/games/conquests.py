@@ -36,7 +36,8 @@ M = 26  # margin for the coordinates
 FILES = "abcdef"
 COLOURS = ("White", "Black")
 LEVEL_NAMES = {"human": "a person", "random": "random", "easy": "easy", "medium": "medium", "hard": "hard"}
-#: node budgets in the browser (Pyodide runs the search at roughly a third of CPython's speed)
+#: node budget of the hard level in the browser: about a second there (Pyodide searches some
+#: 40,000-60,000 nodes per second in Chromium, about half of CPython)
 BUDGET = {"hard": 45_000}
 THINK_SECONDS = 6.0  # hard stops at this deadline even if the budget is not used up
 SLICE_MS = 40.0  # aim for slices this long, so the page answers clicks at once

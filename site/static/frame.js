@@ -39,9 +39,11 @@ window.addEventListener("unhandledrejection", (ev) => {
 window.conquestEngineFailed = (message) => fail(String(message));
 performance.mark("frame-start");
 
-// Offline: cache the whole site on the first visit (see sw.js). A new build brings a new
+// Offline: cache the whole site on the first visit (see sw.js). Registered once the engine
+// is up, so the worker's downloads never compete with the page's own start; it revalidates
+// what the page already fetched instead of downloading it again. A new build brings a new
 // cache; the page tells the user once the new version is ready.
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
+function registerWorker() {
   navigator.serviceWorker.register(root + "sw.js", { scope: root }).then((reg) => {
     reg.addEventListener("updatefound", () => {
       const worker = reg.installing;
@@ -53,6 +55,16 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
       });
     });
   }).catch((err) => console.warn("offline cache unavailable:", err && err.message));
+}
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  if (navigator.serviceWorker.controller) {
+    registerWorker();  // already installed: just check for a new build
+  } else {
+    const started = new MutationObserver(() => {
+      if (html.dataset.engine !== "starting") { started.disconnect(); registerWorker(); }
+    });
+    started.observe(html, { attributes: true, attributeFilter: ["data-engine"] });
+  }
 }
 if (location.protocol === "file:") {
   setStatus("failed", "Engine unavailable");
