@@ -506,7 +506,7 @@ def static_files() -> dict[str, bytes]:
 
 def service_worker(files: dict[str, bytes], version: str) -> bytes:
     """The offline cache: every file of the site, versioned by the build's content hash."""
-    names = sorted(n for n in files if n != "sw.js")
+    names = sorted(n for n in files if n != "sw.js" and not n.startswith("."))
     urls = ["./"] + [n[: -len("index.html")] if n.endswith("index.html") else n for n in names]
     template = (SITE_SRC / "sw.js").read_text(encoding="utf-8")
     if "__VERSION__" not in template or "__FILES__" not in template:

@@ -70,6 +70,13 @@ class Handler(SimpleHTTPRequestHandler):
         if ext not in COMPRESSIBLE or not accepts or not os.path.isfile(path):
             return super().send_head()
         st = os.stat(path)
+        since = self.headers.get("If-Modified-Since")
+        if since and since == self.date_time_string(int(st.st_mtime)):
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_header("Last-Modified", since)
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return None
         body = gzipped(path, st.st_mtime, st.st_size)
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", TYPES.get(ext) or mimetypes.guess_type(path)[0] or "application/octet-stream")

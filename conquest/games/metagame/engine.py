@@ -40,13 +40,16 @@ from conquest.games.metagame.actions import (
 from conquest.games.metagame.board import Board, BoardError, board_for_options
 from conquest.games.metagame.state import NEUTRAL, Invasion, Player, State
 
-__all__ = ["MetagameGame", "DEFAULT_GAMES", "PALETTE", "slice_report", "canonical_allocs"]
+__all__ = ["MetagameGame", "DEFAULT_GAMES", "PALETTE", "PALETTE_NAMES", "slice_report", "canonical_allocs"]
 
 #: built-in two-player games first, then one typed name so the default wheel has 3 games
 DEFAULT_GAMES = ("conquests", "reign", "Chess")
 #: known built-in two-player games, used when the registry cannot be read
 KNOWN_BUILTINS = {"conquests": "The Game of Conquests", "reign": "To Reign Supreme"}
-PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+#: the default player colours: the Okabe-Ito palette (told apart with the common kinds of
+#: colour blindness), black swapped for grey so territory names stay readable on it
+PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999")
+PALETTE_NAMES = ("Orange", "Sky blue", "Bluish green", "Yellow", "Blue", "Vermilion", "Reddish purple", "Grey")
 #: M9 needs at most 3 games for any side (a side with 3 territories has Z = 3, cap 1)
 MIN_GAMES = 3
 MAX_GAMES = 40
