@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 __all__ = [
+    "ConquestError",
     "GameError",
     "InvalidAction",
     "IllegalAction",
@@ -49,8 +50,12 @@ __all__ = [
 ]
 
 
-class GameError(ValueError):
-    """Base of the engine's refusals: a stable ``code`` for programs, a message for people."""
+class ConquestError(Exception):
+    """Every refusal in the project: a stable ``code`` for programs, a message for people.
+
+    Shared by the engines (:class:`GameError`), links (``SaveCodeError``) and storage
+    (``StorageError``), so the page shows any of them the same way.
+    """
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -62,6 +67,10 @@ class GameError(ValueError):
 
     def to_json(self) -> dict[str, str]:
         return {"kind": type(self).__name__, "code": self.code, "message": self.message}
+
+
+class GameError(ConquestError, ValueError):
+    """Base of the engine's refusals."""
 
 
 class InvalidAction(GameError):

@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
+from conquest.core import ConquestError
 from conquest.session import SAVE_FORMAT
 
 __all__ = [
@@ -45,16 +46,8 @@ _GAME_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 MODES = {"h": "host", "v": "view"}
 
 
-class SaveCodeError(ValueError):
+class SaveCodeError(ConquestError, ValueError):
     """A link or file that is not a usable save; ``code`` is stable, ``message`` for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def encode_save(save: Mapping[str, Any]) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
+from conquest.core import ConquestError
 from conquest.savecode import SaveCodeError, parse_save_json, validate_save
 
 __all__ = ["StorageError", "Backend", "MemoryBackend", "Slot", "SlotStore"]
@@ -25,16 +26,8 @@ SLOT_PREFIX = "conquest:slot:"
 MAX_NAME = 80
 
 
-class StorageError(Exception):
+class StorageError(ConquestError):
     """Storage could not do what was asked; the game itself stays in the page."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class Backend(Protocol):

@@ -372,12 +372,12 @@ def piece_node(square: str, letter: str, owner: int, level: int) -> Any:
     g.setAttribute("class", f"piece {'white' if owner == 0 else 'black'}")
     g.setAttribute("data-sq", square)
     append(g, svg("circle", r=31))
-    t = svg("text", y=-6)
+    t = svg("text", y=-7)
     t.textContent = letter
     append(g, t)
     for i in range(level):  # levels as chevrons, as on the cubes
-        yy = 20 - i * 6
-        c = svg("polyline", points=f"-8,{yy} 0,{yy - 6} 8,{yy}")
+        yy = 22 - i * 5
+        c = svg("polyline", points=f"-8,{yy} 0,{yy - 5} 8,{yy}")
         c.setAttribute("class", "chev")
         append(g, c)
     return g
@@ -390,13 +390,8 @@ def render_status() -> None:
     clear(box)
     box.classList.toggle("is-danger", bool(view["in_danger"]) and view["outcome"] is None)
     out = view["outcome"]
-    if out is not None:
-        if out["winners"]:
-            w = out["winners"][0]
-            append(box, el("span", f"{COLOURS[w]} wins. "))
-        else:
-            append(box, el("span", "Draw. "))
-        append(box, el("span", out["reason"]))
+    if out is not None:  # the reason names the winner or the draw, and the ruling
+        append(box, el("span", "Game over. "), el("span", out["reason"]))
         return
     side = view["to_move"]
     who = seats()[side]

@@ -82,6 +82,7 @@ wheel_cache: dict[str, Any] = {"key": None, "node": None}
 log_cache: list[str] = []  # log texts whose lines are in #mg-log
 counts_cache: list[tuple[Any, list[int]]] = []  # (state, territories per player), per state
 perf: dict[str, float] = {}
+render_keys: dict[str, str] = {}  # what the chart and the spin history were last drawn from
 channel: Any = None
 terr_nodes: list[Any] = []
 
@@ -1050,9 +1051,9 @@ def render_spins() -> None:
         )
     byid("mg-spins-title").textContent = f"Spin history ({len(rows)} spin{'s' if len(rows) != 1 else ''})"
     key = json.dumps(rows)
-    if body.dataset.key == key:
+    if render_keys.get("spins") == key:
         return
-    body.dataset.key = key
+    render_keys["spins"] = key
     clear(body)
     if not rows:
         append(body, el("p", "No spins yet.", cls="muted"))
@@ -1112,15 +1113,17 @@ def render_chart() -> None:
     pts = chart_points(len(match.log))
     state = match.states[upto]
     key = json.dumps([len(match.log), viewing, [p[0] for p in pts], pts[-1][1] if pts else None])
-    if box.dataset.key == key:
+    if render_keys.get("chart") == key:
         return
-    box.dataset.key = key
+    render_keys["chart"] = key
     clear(box)
     if len(pts) < 1:
         append(box, el("p", "The chart starts once every player has a capital.", cls="muted"))
         return
     players = state.players
-    w, h, left, right, top, bottom = 640, 240, 34, 110, 10, 30
+    width = int(box.clientWidth or 0)
+    w = max(320, min(900, width)) if width else 640  # drawn at the box's size: text stays legible
+    h, left, right, top, bottom = (220 if w < 500 else 260), 34, 104, 10, 30
     xmax = max(1, pts[-1][0])
     ymax = max(4, max(max(c) for _, c in pts))
     ymax = int(math.ceil(ymax / 5.0) * 5)

@@ -19,7 +19,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
-from conquest.core import GameError, games, get_game
+from conquest.core import ConquestError, GameError, games, get_game
 from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError
@@ -100,7 +100,7 @@ def on(target: Any, event: str, handler: Callable[[Any], Any]) -> None:
     """Attach a Python handler; errors inside it go to the error banner, not to limbo."""
 
     def report(exc: BaseException) -> None:
-        if isinstance(exc, (GameError, SaveCodeError, StorageError)):
+        if isinstance(exc, ConquestError):
             show_error(str(exc))
         else:  # a bug: say so plainly, keep the page alive
             js.console.error(f"{type(exc).__name__}: {exc}")
