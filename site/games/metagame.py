@@ -1351,7 +1351,7 @@ def show_console() -> None:
     byid("mg-readonly").hidden = not read_only or audience
     if match is not None:
         title = match.options.get("title")
-        if isinstance(title, str) and title.strip():
+        if isinstance(title, str) and title.strip() and title.strip() != "Conquest Metagame":
             document.querySelector("h1").textContent = f"Conquest Metagame: {title}"
     render()
 
