@@ -56,11 +56,13 @@ function snapshotLater() {
 }
 
 export async function loadPyodide(options = {}) {
+  performance.mark("python-load-start");  // the benchmark reads these marks
   const snapshot = await readSnapshot();
   if (snapshot) {
     try {
       const py = await plainLoad({ ...options, _loadSnapshot: snapshot });
       globalThis.conquestBoot = "snapshot";
+      performance.mark("python-load-end");
       return py;
     } catch (err) {
       console.warn("Python snapshot unusable, booting afresh:", err && err.message);
@@ -69,6 +71,7 @@ export async function loadPyodide(options = {}) {
   }
   const py = await plainLoad(options);
   globalThis.conquestBoot = "plain";
+  performance.mark("python-load-end");
   if ("caches" in globalThis && "Worker" in globalThis) snapshotLater();
   return py;
 }

@@ -20,6 +20,7 @@ import pytest
 from conquest.core import IllegalAction, InvalidAction, InvalidOptions
 from conquest.games.metagame import GAME, canonical_allocs, slice_report
 from conquest.games.metagame.actions import SpinResult, parse_action
+from conquest.games.metagame.engine import PALETTE
 from conquest.rng import Rng
 from conquest.session import Match
 
@@ -162,7 +163,8 @@ def test_M2_two_to_eight_players_with_names_and_colours():
         GAME.normalize_options({"players": [{"name": "A", "colour": "red"}, {"name": "B"}]})
     opts = GAME.normalize_options({"players": [{"name": " Ann  Lee "}, {"name": "Bob", "colour": "#ABCDEF"}]})
     assert opts["players"] == [{"name": "Ann Lee"}, {"name": "Bob", "colour": "#abcdef"}]
-    assert new_match().state.players[1].colour == "#1f77b4"  # the default colour is implied
+    assert new_match().state.players[1].colour == PALETTE[1]  # the default colour is implied
+    assert len(set(PALETTE)) == 8 and PALETTE[1] == "#56b4e9"  # Okabe-Ito (colour-blind safe)
     assert GAME.normalize_options(opts) == opts  # idempotent
 
 

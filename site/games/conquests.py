@@ -7,8 +7,14 @@ position), so the page shows the board before Python runs; here only classes, ma
 pieces change, so keyboard focus stays on its square.
 
 The computer plays in slices (:class:`conquest.games.conquests.ai.Search` ``.step``) from
-a timer, so the page stays responsive and shows a "thinking" bar. Who plays which side is
-the ``seats`` option, so it is kept in the save and travels in links.
+a timer, so the page stays responsive and shows a "thinking" bar, then its search speed
+(nodes per second). Who plays which side is the ``seats`` option, so it is kept in the
+save and travels in links; the computer's time per move is a preference of this browser.
+
+The position editor keeps its own board (it may be invalid while being edited), writes the
+position text with the engine's ``position_to_text`` and checks it with the engine's parser
+``position_from_text``, whose message it shows. A position link (``#setup=<text>``) opens
+the editor with that text: it is put into an input's value, never into markup.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from frame import append, clear, el, on
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from conquest.core import GameError, InvalidOptions
-from conquest.games.conquests import GAME, Action
+from conquest.games.conquests import GAME, Action, State, position_from_text, position_to_text
 from conquest.games.conquests import rules as R
 from conquest.games.conquests.ai import Search
 from conquest.rng import Rng
@@ -36,11 +42,14 @@ M = 26  # margin for the coordinates
 FILES = "abcdef"
 COLOURS = ("White", "Black")
 LEVEL_NAMES = {"human": "a person", "random": "random", "easy": "easy", "medium": "medium", "hard": "hard"}
-#: node budget of the hard level in the browser: about a second there (Pyodide searches some
-#: 40,000-60,000 nodes per second in Chromium, about half of CPython)
-BUDGET = {"hard": 45_000}
-THINK_SECONDS = 6.0  # hard stops at this deadline even if the budget is not used up
+#: the computer's time per move (seconds), a preference of this browser: hard searches until
+#: then (iterative deepening: it plays the best move of the last finished depth, or a mate as
+#: soon as it sees one); easy and medium search a fixed depth and are done long before
+THINK_KEY = "conquest:conquests:think-seconds"
+THINK_CHOICES = (1.0, 3.0, 10.0, 30.0)
+think_seconds = 3.0
 SLICE_MS = 40.0  # aim for slices this long, so the page answers clicks at once
+SETUP_PREFIX = "#setup="  # a position link: opens the editor with the position text
 
 match: Match | None = None
 slot_id: str | None = None
@@ -52,7 +61,10 @@ place_choice: str | None = None  # reserve fighter chosen for placement, e.g. "S
 drag: dict[str, Any] | None = None
 search: Search | None = None
 search_token = 0
+search_busy = 0.0  # seconds spent inside Search.step for the current move (for nodes/s)
+search_started = 0.0
 slice_nodes = 1500
+hover: str | None = None  # square under the pointer or with keyboard focus (move-pattern box)
 _step_proxy: Any = None
 
 
@@ -65,6 +77,24 @@ def svg(tag: str, **attrs: Any) -> Any:
     for key, value in attrs.items():
         node.setAttribute(key.rstrip("_").replace("_", "-"), str(value))
     return node
+
+
+_view_cache: tuple[Any, dict[str, Any]] = (None, {})
+
+
+def view_now() -> dict[str, Any]:
+    """``GAME.view`` of the current state, computed once per state (it lists the legal moves)."""
+    global _view_cache
+    assert match is not None
+    if _view_cache[0] is not match.state:
+        _view_cache = (match.state, GAME.view(match.state, None))
+    return _view_cache[1]
+
+
+def legal_texts() -> list[str]:
+    if match is None or not human_to_move():
+        return []
+    return list(view_now()["legal"])
 
 
 def seats() -> list[str]:
@@ -80,30 +110,28 @@ def human_to_move() -> bool:
 
 
 # -- geometry ------------------------------------------------------------------------------
-def square_xy(name: str) -> tuple[float, float]:
+def square_xy(name: str, flip: bool | None = None) -> tuple[float, float]:
     """Top-left corner of a square on screen (White at the bottom unless flipped)."""
+    flip = flipped if flip is None else flip
     f, r = FILES.index(name[0]), int(name[1]) - 1
-    col, row = (5 - f, r) if flipped else (f, 5 - r)
+    col, row = (5 - f, r) if flip else (f, 5 - r)
     return M + col * S, row * S
 
 
-def square_at(ev: Any) -> str | None:
-    board = byid("cq-board")
+def square_at(ev: Any, board_id: str = "cq-board", flip: bool | None = None) -> str | None:
+    flip = flipped if flip is None else flip
+    board = byid(board_id)
     pt = board.createSVGPoint()
     pt.x, pt.y = ev.clientX, ev.clientY
     p = pt.matrixTransform(board.getScreenCTM().inverse())
     col, row = int((p.x - M) // S), int(p.y // S)
     if not (0 <= col < 6 and 0 <= row < 6) or p.x < M:
         return None
-    f, r = (5 - col, row) if flipped else (col, 5 - row)
+    f, r = (5 - col, row) if flip else (col, 5 - row)
     return f"{FILES[f]}{r + 1}"
 
 
 # -- what is legal now -------------------------------------------------------------------------
-def legal_texts() -> list[str]:
-    if match is None or not human_to_move():
-        return []
-    return [str(a) for a in match.legal_actions()]
 
 
 def targets_from(square: str) -> dict[str, list[str]]:
@@ -239,26 +267,32 @@ def cancel_ai() -> None:
     byid("cq-thinking").hidden = True
 
 
+PAUSE_MS = 250  # a short pause before the computer starts, so a quick reply does not look like a jump
+
+
 def maybe_start_ai() -> None:
-    global search, search_token
+    global search, search_token, search_busy, search_started
     if match is None or read_only or GAME.outcome(match.state) is not None:
         return
     level = seats()[match.state.to_move]
     if level == "human" or search is not None:
         return
     search_token += 1
-    deadline = time.monotonic() + THINK_SECONDS if level == "hard" else None
-    search = Search(match.state, level, rng=Rng(None), node_budget=BUDGET.get(level), deadline=deadline)
+    # the time limit: hard searches until the deadline (no node budget of its own in the page)
+    deadline = time.monotonic() + PAUSE_MS / 1000 + think_seconds
+    budget = 10**9 if level == "hard" else None
+    search = Search(match.state, level, rng=Rng(None), node_budget=budget, deadline=deadline)
+    search_busy = 0.0
+    search_started = time.perf_counter()
     byid("cq-thinking").hidden = False
     byid("cq-thinking-text").textContent = f"The computer ({level}) is thinking…"
     byid("cq-progress").value = 0
     render_status()
-    # a short pause first, so a quick reply does not look like a jump
-    js.setTimeout(_step_proxy, 250, search_token)
+    js.setTimeout(_step_proxy, PAUSE_MS, search_token)
 
 
 def ai_step(token: Any) -> None:
-    global search, slice_nodes
+    global search, slice_nodes, search_busy
     if search is None or int(token) != search_token or match is None:
         return
     t0 = time.perf_counter()
@@ -269,15 +303,39 @@ def ai_step(token: Any) -> None:
         frame.show_error(f"The computer could not choose a move ({type(exc).__name__}: {exc}).")
         return
     took = (time.perf_counter() - t0) * 1000.0
+    search_busy += took / 1000.0
     if took > 1:  # adapt the slice to this device's speed
         slice_nodes = int(max(200, min(20_000, slice_nodes * SLICE_MS / took)))
     if action is None:
-        byid("cq-progress").value = int(100 * search.progress())
+        if search.level == "hard":  # the time limit, not the node budget, ends the hard search
+            elapsed = time.perf_counter() - search_started - PAUSE_MS / 1000
+            byid("cq-progress").value = int(min(100, 100 * elapsed / think_seconds))
+        else:
+            byid("cq-progress").value = int(100 * search.progress())
+        byid("cq-thinking-text").textContent = (
+            f"The computer ({search.level}) is thinking… depth {search.depth}, {search.nodes:,} nodes"
+        )
         js.setTimeout(_step_proxy, 0, token)
         return
+    show_ai_stats(search)
     search = None
     byid("cq-thinking").hidden = True
     play(str(action))
+
+
+def show_ai_stats(s: Search) -> None:
+    """The search's figures for the move just chosen, nodes per second over the time spent
+    searching (the slices), not the pauses between them."""
+    box = byid("cq-ai-stats")
+    nps = s.nodes / search_busy if search_busy > 0 else 0.0
+    depth = f" to depth {s.depth}" if s.depth else ""
+    box.textContent = (
+        f"Computer ({s.level}): {s.nodes:,} nodes{depth} in {search_busy:.2f} s of search, "
+        f"{nps:,.0f} nodes per second."
+    )
+    box.dataset.nps = str(int(nps))
+    box.dataset.nodes = str(s.nodes)
+    box.hidden = False
 
 
 # -- rendering ----------------------------------------------------------------------------------
@@ -290,14 +348,16 @@ def render() -> None:
     render_placement()
     render_moves()
     render_links()
+    render_hover()
     byid("cq-undo").disabled = read_only or not match.log
     byid("cq-typed").hidden = read_only
-    byid("cq-position").textContent = GAME.view(match.state, None)["position"]
+    byid("cq-think-row").hidden = read_only or all(x == "human" for x in seats())
+    byid("cq-position").textContent = view_now()["position"]
 
 
 def render_board() -> None:
     assert match is not None
-    view = GAME.view(match.state, None)
+    view = view_now()
     by_square = {e["square"]: e for e in view["board"]}
     last = view["last_move"]
     last_squares = {last[:2], last[2:4]} if last else set()
@@ -366,8 +426,8 @@ def render_board() -> None:
         append(pieces, piece_node(e["square"], e["fighter"], e["owner"], e["level"]))
 
 
-def piece_node(square: str, letter: str, owner: int, level: int) -> Any:
-    x, y = square_xy(square)
+def piece_node(square: str, letter: str, owner: int, level: int, flip: bool | None = None) -> Any:
+    x, y = square_xy(square, flip)
     g = svg("g", transform=f"translate({x + S / 2},{y + S / 2})")
     g.setAttribute("class", f"piece {'white' if owner == 0 else 'black'}")
     g.setAttribute("data-sq", square)
@@ -385,13 +445,17 @@ def piece_node(square: str, letter: str, owner: int, level: int) -> Any:
 
 def render_status() -> None:
     assert match is not None
-    view = GAME.view(match.state, None)
+    view = view_now()
     box = byid("cq-status")
     clear(box)
     box.classList.toggle("is-danger", bool(view["in_danger"]) and view["outcome"] is None)
     out = view["outcome"]
+    box.classList.toggle("is-over", out is not None)
     if out is not None:  # the reason names the winner or the draw, and the ruling
-        append(box, el("span", "Game over. "), el("span", out["reason"]))
+        winners = out.get("winners") or []
+        result = f"{COLOURS[winners[0]]} wins." if len(winners) == 1 else "Draw."
+        append(box, el("span", "Game over: "), el("strong", result, id="cq-result"), el("span", " "),
+               el("span", out["reason"]))
         return
     side = view["to_move"]
     who = seats()[side]
@@ -408,7 +472,7 @@ def render_status() -> None:
 
 def render_reserves() -> None:
     assert match is not None
-    view = GAME.view(match.state, None)
+    view = view_now()
     opts = placements_for(*pending) if pending is not None else {}
     for owner in (0, 1):
         box = byid(f"cq-res-{owner}")
@@ -492,6 +556,127 @@ def render_links() -> None:
         warn = " — longer than chat apps allow (about 2,000)" if len(url) > 2000 else ""
         byid(f"cq-{key}-len").textContent = f"{len(url):,} characters{warn}"
     byid("cq-copy-host").hidden = read_only
+    url = setup_link(view_now()["position"])
+    byid("cq-setup-url").textContent = url
+    byid("cq-setup-len").textContent = f"{len(url):,} characters"
+
+
+# -- move patterns: the fighter under the pointer or focus -----------------------------------------
+DIRECTIONS = {
+    (0, 1): "forward", (0, -1): "back", (-1, 0): "left", (1, 0): "right",
+    (-1, 1): "diagonally forward-left", (1, 1): "diagonally forward-right",
+    (-1, -1): "diagonally back-left", (1, -1): "diagonally back-right",
+}
+DIAGRAM_CELL = 22  # the info box's 7x7 diagram (viewBox 154)
+
+
+def pattern_words(letter: str, level: int) -> str:
+    """The level's move table (C2, from the data file) in words."""
+    parts = []
+    for move in R.DATA["fighters"][letter]["levels"][str(level)]:
+        names = ", ".join(DIRECTIONS.get((v[0], v[1]), str(v)) for v in move["vectors"])
+        if move["kind"] == "step":
+            parts.append(f"steps one square {names}")
+        else:
+            limit = "any distance" if move["range"] is None else f"up to {move['range']} squares"
+            parts.append(f"slides {limit} {names}")
+    return "; ".join(parts)
+
+
+def draw_pattern(box: Any, letter: str, level: int, owner: int, flip: bool) -> None:
+    """A 7x7 diagram of the level's moves as seen on the board now: a dot for a step, an
+    arrow for a slide (the same pictures as the rules page, turned for Black or a flip)."""
+    clear(box)
+    c = DIAGRAM_CELL
+    for row in range(7):
+        for col in range(7):
+            r = svg("rect", x=col * c, y=row * c, width=c, height=c)
+            r.setAttribute("class", "g me" if (row, col) == (3, 3) else "g")
+            append(box, r)
+    k = (1 if owner == 0 else -1) * (-1 if flip else 1)  # +1: forward is up on the screen
+    mid = 3 * c + c / 2
+    for move in R.DATA["fighters"][letter]["levels"][str(level)]:
+        for vx, vy in move["vectors"]:
+            dx, dy = k * vx, -k * vy
+            if move["kind"] == "step":
+                d = svg("circle", cx=mid + dx * c, cy=mid + dy * c, r=5)
+                d.setAttribute("class", "dot")
+                append(box, d)
+                continue
+            n = 3 if move["range"] is None else min(3, int(move["range"]))
+            x2, y2 = mid + dx * (n - 0.35) * c, mid + dy * (n - 0.35) * c
+            line = svg("line", x1=mid + dx * 0.45 * c, y1=mid + dy * 0.45 * c, x2=x2, y2=y2)
+            line.setAttribute("class", "arrow")
+            # the arrowhead: a small triangle pointing along (dx, dy)
+            ln = (dx * dx + dy * dy) ** 0.5
+            ux, uy = dx / ln, dy / ln
+            tip = (x2 + ux * 7, y2 + uy * 7)
+            left = (x2 - uy * 5, y2 + ux * 5)
+            right = (x2 + uy * 5, y2 - ux * 5)
+            head = svg("polygon", points=" ".join(f"{a:.1f},{b:.1f}" for a, b in (tip, left, right)))
+            head.setAttribute("class", "head")
+            append(box, line, head)
+    t = svg("text", x=mid, y=mid + 4)
+    t.setAttribute("class", "fwd")
+    t.textContent = letter if owner == 0 else letter.lower()
+    append(box, t)
+
+
+def render_hover() -> None:
+    """Info box and dashed squares for the fighter under the pointer or focus (else the chosen one)."""
+    if match is None:
+        return
+    marks = byid("cq-hover")
+    clear(marks)
+    name = hover if hover and piece_on(hover) else selected
+    info_text = byid("cq-info-text")
+    diagram = byid("cq-info-diagram")
+    if name is None or piece_on(name) is None:
+        clear(diagram)
+        info_text.textContent = "Point at a fighter, or focus its square, to see how it moves at its level."
+        return
+    board = match.state.board
+    sq = R.parse_square(name)
+    p = board[sq]
+    owner, kind, level = R.owner_of(p), R.kind_of(p), R.level_of(p)
+    letter = R.KINDS[kind]
+    reach = [R.square_name(t) for t in R.reach(board, sq)]
+    draw_pattern(diagram, letter, level, owner, flipped)
+    up = (owner == 0) != flipped
+    words = (
+        f"{COLOURS[owner]} {R.NAMES[kind]} on {name}, level {level} of {R.MAX_LEVEL[kind]}: "
+        f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). "
+    )
+    words += f"It can reach {', '.join(reach)} now." if reach else "It cannot move now."
+    if kind != R.GENERAL and level < R.MAX_LEVEL[kind]:
+        words += f" If captured it comes back at level {level + 1} (C3)."
+    elif kind != R.GENERAL:
+        words += " If captured it retires from the game (C3)."
+    info_text.textContent = words
+    if name == selected:
+        return  # the chosen fighter's legal squares are already marked
+    for t in reach:
+        x, y = square_xy(t)
+        m = svg("rect", x=x + 4, y=y + 4, width=S - 8, height=S - 8, rx=6)
+        m.setAttribute("class", "reach")
+        append(marks, m)
+    x, y = square_xy(name)
+    m = svg("rect", x=x + 2, y=y + 2, width=S - 4, height=S - 4, rx=6)
+    m.setAttribute("class", "reach-from")
+    append(marks, m)
+
+
+def set_hover(name: str | None) -> None:
+    global hover
+    if name != hover:
+        hover = name
+        render_hover()
+
+
+def on_board_focus(ev: Any) -> None:
+    target = ev.target
+    sq = None if target is None or frame.nullish(target.dataset.sq) else str(target.dataset.sq)
+    set_hover(sq if sq and sq != "undefined" else None)
 
 
 # -- input ----------------------------------------------------------------------------------------
@@ -518,6 +703,8 @@ def on_pointerdown(ev: Any) -> None:
 
 def on_pointermove(ev: Any) -> None:
     if drag is None or not drag["own"]:
+        if str(ev.pointerType) == "mouse":
+            set_hover(square_at(ev))
         return
     dx, dy = float(ev.clientX) - drag["x"], float(ev.clientY) - drag["y"]
     if abs(dx) + abs(dy) < 6 and not drag["moved"]:
@@ -558,7 +745,8 @@ def on_pointercancel(ev: Any) -> None:
     render()
 
 
-def on_keydown(ev: Any) -> None:
+def square_keys(ev: Any, prefix: str, flip: bool, choose: Any) -> None:
+    """Arrow keys move the focus between squares (roving tabindex), Enter or Space chooses."""
     target = ev.target
     name = str(target.dataset.sq) if target is not None and not frame.nullish(target.dataset.sq) else None
     if name is None or name == "undefined":
@@ -566,23 +754,28 @@ def on_keydown(ev: Any) -> None:
     key = str(ev.key)
     if key in ("Enter", " "):
         ev.preventDefault()
-        choose_square(name)
+        choose(name)
         return
     moves = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
     if key in moves:
         ev.preventDefault()
         dx, dy = moves[key]
-        if flipped:
+        if flip:
             dx, dy = -dx, -dy
         f = min(5, max(0, FILES.index(name[0]) + dx))
         r = min(5, max(0, int(name[1]) - 1 + dy))
-        nxt = byid(f"cq-sq-{FILES[f]}{r + 1}")
+        nxt = byid(f"{prefix}-sq-{FILES[f]}{r + 1}")
         target.setAttribute("tabindex", "-1")
         nxt.setAttribute("tabindex", "0")
         nxt.focus()
-    elif key == "Escape":
+
+
+def on_keydown(ev: Any) -> None:
+    if str(ev.key) == "Escape":
         reset_choice()
         render()
+        return
+    square_keys(ev, "cq", flipped, choose_square)
 
 
 def typed(ev: Any) -> None:
@@ -610,15 +803,255 @@ def flip(ev: Any = None) -> None:
     render()
 
 
+# -- the position editor ---------------------------------------------------------------------------
+ed_board: list[int] = [0] * R.NSQ  # fighter codes as in the engine; may be an invalid position
+ed_res: list[list[int]] = [[], []]  # reserve codes without the owner bits (kind << 2 | level)
+ed_side = 0
+ed_quiet = 0
+ed_moveno = 1
+ed_valid: str | None = None  # the canonical text when the editor's position is valid
+
+
+def checked(name: str) -> str:
+    node = document.querySelector(f'input[name="{name}"]:checked')
+    return "" if frame.nullish(node) else str(node.value)
+
+
+def set_checked(name: str, value: str) -> None:
+    node = document.querySelector(f'input[name="{name}"][value="{value}"]')
+    if not frame.nullish(node):
+        node.checked = True
+
+
+def ed_tool() -> tuple[int, int, int] | None:
+    """(owner, kind, level) of the fighter to place, or None for the eraser."""
+    letter = checked("cq-ed-kind")
+    if letter not in R.KINDS:
+        return None
+    kind = R.KINDS.index(letter)
+    level = min(int(checked("cq-ed-level") or 1), R.MAX_LEVEL[kind])
+    return int(checked("cq-ed-owner") or 0), kind, level
+
+
+def ed_tool_changed(ev: Any = None) -> None:
+    """Levels above the chosen kind's last level cannot be chosen."""
+    letter = checked("cq-ed-kind")
+    top = R.MAX_LEVEL[R.KINDS.index(letter)] if letter in R.KINDS else 3
+    for node in document.querySelectorAll('input[name="cq-ed-level"]'):
+        node.disabled = letter not in R.KINDS or int(node.value) > top
+    if int(checked("cq-ed-level") or 1) > top:
+        set_checked("cq-ed-level", str(top))
+    byid("cq-ed-res-add").disabled = letter not in R.KINDS
+
+
+def ed_load_state(st: State) -> None:
+    global ed_board, ed_res, ed_side, ed_quiet, ed_moveno
+    ed_board = list(st.board)
+    ed_res = [list(st.reserves[0]), list(st.reserves[1])]
+    ed_side, ed_quiet, ed_moveno = st.to_move, st.quiet, st.ply // 2 + 1
+
+
+def ed_text() -> str:
+    """The editor's position as C6 text, written by the engine (valid or not)."""
+    res = (tuple(sorted(ed_res[0])), tuple(sorted(ed_res[1])))
+    st = State(tuple(ed_board), res, ed_side, ed_quiet, 2 * (ed_moveno - 1) + ed_side, (0,), None)
+    return position_to_text(st)
+
+
+def ed_check(text: str) -> tuple[State | None, str]:
+    """The engine's verdict on a position text: (state, summary) or (None, the parser's message)."""
+    try:
+        st = position_from_text(text)
+    except InvalidOptions as exc:
+        return None, exc.message
+    out = GAME.outcome(st)
+    side = COLOURS[st.to_move]
+    if out is not None:
+        return st, f"A valid position, but the game is already over there: {out.reason}"
+    n = len(GAME.legal_actions(st))
+    words = f"A valid position: {side} to move, {n} legal move{'s' if n != 1 else ''}."
+    if GAME.in_danger(st):
+        words += f" {side}'s General is in Danger (C5)."
+    return st, words
+
+
+def ed_render(from_text: bool = False) -> None:
+    """Board, reserves and fields from the editor's model; the text (unless typed) and verdict."""
+    pieces = byid("cq-ed-pieces")
+    clear(pieces)
+    for sq, p in enumerate(ed_board):
+        if p:
+            name = R.square_name(sq)
+            append(pieces, piece_node(name, R.KINDS[R.kind_of(p)], R.owner_of(p), R.level_of(p), False))
+    for sq in range(R.NSQ):
+        name = R.square_name(sq)
+        p = ed_board[sq]
+        words = name if not p else f"{name}, {COLOURS[R.owner_of(p)]} {R.NAMES[R.kind_of(p)]} level {R.level_of(p)}"
+        byid(f"cq-ed-sq-{name}").setAttribute("aria-label", words)
+    for owner in (0, 1):
+        box = byid(f"cq-ed-res-{owner}")
+        clear(box)
+        counts: dict[int, int] = {}
+        for rc in ed_res[owner]:
+            counts[rc] = counts.get(rc, 0) + 1
+        if not counts:
+            append(box, el("span", "empty", cls="empty"))
+        for rc, n in sorted(counts.items()):
+            kind, level = rc >> 2, rc & 3
+            b = el("button", None, type="button", cls="cq-res edit",
+                   aria_label=f"Remove one {COLOURS[owner]} {R.NAMES[kind]} level {level} from the reserve")
+            letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
+            append(b, el("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
+                   el("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
+                   el("span", "×", cls="x", aria_hidden="true"))
+            on(b, "click", lambda ev, o=owner, c=rc: ed_res_remove(o, c))
+            append(box, b)
+    set_checked("cq-ed-side", "wb"[ed_side])
+    for input_id, value in (("cq-ed-quiet", ed_quiet), ("cq-ed-moveno", ed_moveno)):
+        node = byid(input_id)
+        if document.activeElement != node:
+            node.value = str(value)
+    text_box = byid("cq-ed-text")
+    if not from_text:
+        text_box.value = ed_text()
+    ed_verdict(str(text_box.value).strip())
+
+
+def ed_verdict(text: str) -> None:
+    global ed_valid
+    st, words = ed_check(text)
+    ed_valid = position_to_text(st) if st is not None else None
+    msg = byid("cq-ed-msg")
+    msg.textContent = words
+    msg.classList.toggle("ok", st is not None)
+    msg.classList.toggle("bad", st is None)
+    byid("cq-ed-play").disabled = st is None
+    byid("cq-ed-copy").disabled = st is None
+    byid("cq-ed-url").textContent = setup_link(ed_valid) if ed_valid else ""
+
+
+def ed_click(name: str) -> None:
+    sq = R.parse_square(name)
+    tool = ed_tool()
+    if tool is None:
+        ed_board[sq] = 0
+    else:
+        c = R.code(*tool)
+        ed_board[sq] = 0 if ed_board[sq] == c else c
+    ed_render()
+
+
+def ed_res_add(ev: Any = None) -> None:
+    tool = ed_tool()
+    if tool is None:
+        return
+    owner, kind, level = tool
+    ed_res[owner].append(R.code(owner, kind, level) & 31)  # a General here: the parser refuses it (C3)
+    ed_render()
+
+
+def ed_res_remove(owner: int, rc: int) -> None:
+    if rc in ed_res[owner]:
+        ed_res[owner].remove(rc)
+    ed_render()
+
+
+def ed_number(input_id: str, lo: int, default: int) -> int:
+    raw = str(byid(input_id).value).strip()
+    return int(raw) if raw.isdigit() and len(raw) <= 6 else (default if not raw else lo - 1)
+
+
+def ed_fields(ev: Any = None) -> None:
+    global ed_side, ed_quiet, ed_moveno
+    ed_side = 1 if checked("cq-ed-side") == "b" else 0
+    ed_quiet = ed_number("cq-ed-quiet", 0, 0)  # out of range: the parser says so
+    ed_moveno = ed_number("cq-ed-moveno", 1, 1)
+    ed_render()
+
+
+def ed_typed(ev: Any = None) -> None:
+    """Typing in the text box: a valid text updates the board; any text gets the parser's verdict."""
+    text = str(byid("cq-ed-text").value).strip()
+    st, _ = ed_check(text)
+    if st is not None:
+        ed_load_state(st)
+    ed_render(from_text=True)
+
+
+def ed_set_text(text: str) -> None:
+    byid("cq-ed-text").value = text
+    ed_typed()
+
+
+def ed_swap(ev: Any = None) -> None:
+    """Swap the colours: the board turned half round, each fighter changing sides."""
+    global ed_board, ed_res, ed_side
+    new = [0] * R.NSQ
+    for sq, p in enumerate(ed_board):
+        if p:
+            new[R.NSQ - 1 - sq] = R.code(R.owner_of(p) ^ 1, R.kind_of(p), R.level_of(p))
+    ed_board, ed_res, ed_side = new, [ed_res[1], ed_res[0]], ed_side ^ 1
+    ed_render()
+
+
+def ed_clear(ev: Any = None) -> None:
+    global ed_board, ed_res
+    ed_board, ed_res = [0] * R.NSQ, [[], []]
+    ed_render()
+
+
+def open_editor(text: str | None = None) -> None:
+    """Show the set-up with the editor open, on ``text`` if given (a link's text is only ever a value)."""
+    show_setup()
+    byid("cq-editor").hidden = False
+    byid("cq-edit-open").setAttribute("aria-expanded", "true")
+    if text is not None:
+        ed_set_text(text)
+    else:
+        ed_render()
+    byid("cq-editor").scrollIntoView()
+
+
+def toggle_editor(ev: Any = None) -> None:
+    box = byid("cq-editor")
+    if box.hidden:
+        open_editor()
+    else:
+        box.hidden = True
+        byid("cq-edit-open").setAttribute("aria-expanded", "false")
+
+
+def setup_link(text: str) -> str:
+    return frame.page_url("play/conquests/") + SETUP_PREFIX + str(js.encodeURIComponent(text))
+
+
+def ed_play(ev: Any = None) -> None:
+    text = str(byid("cq-ed-text").value).strip()
+    st, words = ed_check(text)
+    if st is None:  # the button is disabled then; typed text may still get here through Enter
+        frame.show_error(words)
+        return
+    new_game(position_to_text(st))
+
+
+async def copy_link(url: str) -> None:
+    ok = await frame.copy_text(url)
+    frame.show_notice("Link copied." if ok else "Copying failed: select the link text and copy it by hand.")
+
+
 # -- set-up, slots and links ---------------------------------------------------------------------
 def start_game(ev: Any) -> None:
-    global match, slot_id, read_only, flipped
     ev.preventDefault()
+    new_game(None)
+
+
+def new_game(position: str | None) -> None:
+    """A new game in a new save slot, from the usual start or a position text (C6)."""
+    global match, slot_id, read_only, flipped
     chosen = [str(byid("cq-seat-0").value), str(byid("cq-seat-1").value)]
     options: dict[str, Any] = {"seats": chosen}
-    pos = str(byid("cq-start-pos").value).strip()
-    if pos:
-        options["position"] = pos
+    if position:
+        options["position"] = position
     try:
         new = Match(GAME, options, rng=Rng(None))
     except InvalidOptions as exc:
@@ -633,7 +1066,8 @@ def start_game(ev: Any) -> None:
     byid("cq-flip").setAttribute("aria-pressed", "true" if flipped else "false")
     try:
         names = " v ".join("you" if s == "human" else f"computer ({s})" for s in chosen)
-        slot = frame.store().create(match.save().to_json(), f"Game of Conquests: {names}", frame.now())
+        where = " from a set position" if position else ""
+        slot = frame.store().create(match.save().to_json(), f"Game of Conquests: {names}{where}", frame.now())
         slot_id = slot.id
         js.history.replaceState(js.history.state, "", f"?slot={slot.id}")
     except StorageError as exc:
@@ -644,7 +1078,15 @@ def start_game(ev: Any) -> None:
 def show_setup(ev: Any = None) -> None:
     cancel_ai()
     byid("cq-setup").hidden = False
+    byid("cq-game").hidden = True
+    byid("cq-back").hidden = match is None
     byid("cq-setup").scrollIntoView()
+
+
+def edit_here(ev: Any = None) -> None:
+    """The game's position as it stands, in the editor."""
+    if match is not None:
+        open_editor(view_now()["position"])
 
 
 def show_game() -> None:
@@ -671,6 +1113,13 @@ def wire() -> None:
     on(byid("cq-typed"), "submit", typed)
     on(byid("cq-place-skip"), "click", lambda ev: pending and play(pending[0] + pending[1]))
     on(byid("cq-place-cancel"), "click", lambda ev: (reset_choice(), render()))
+    on(board, "focusin", on_board_focus)
+    on(board, "focusout", lambda ev: set_hover(None))
+    on(board, "pointerleave", lambda ev: set_hover(None) if str(ev.pointerType) == "mouse" else None)
+    on(byid("cq-edit-here"), "click", edit_here)
+    on(byid("cq-back"), "click", lambda ev: show_game())
+    on(byid("cq-think"), "change", set_think)
+    wire_editor()
 
     async def copy(mode: str) -> None:
         if match is None:
@@ -683,6 +1132,55 @@ def wire() -> None:
 
     on(byid("cq-copy-host"), "click", lambda ev: copy("h"))
     on(byid("cq-copy-view"), "click", lambda ev: copy("v"))
+    on(byid("cq-copy-setup"), "click",
+       lambda ev: copy_link(setup_link(view_now()["position"])) if match else None)
+
+
+def wire_editor() -> None:
+    ed = byid("cq-ed-board")
+    on(ed, "click", lambda ev: (name := square_at(ev, "cq-ed-board", False)) and ed_click(name))
+    on(ed, "keydown", lambda ev: square_keys(ev, "cq-ed", False, ed_click))
+    on(byid("cq-edit-open"), "click", toggle_editor)
+    for name in ("cq-ed-kind", "cq-ed-level", "cq-ed-owner"):
+        for node in document.querySelectorAll(f'input[name="{name}"]'):
+            on(node, "change", ed_tool_changed)
+    for node in document.querySelectorAll('input[name="cq-ed-side"]'):
+        on(node, "change", ed_fields)
+    on(byid("cq-ed-quiet"), "input", ed_fields)
+    on(byid("cq-ed-moveno"), "input", ed_fields)
+    on(byid("cq-ed-text"), "input", ed_typed)
+    on(byid("cq-ed-text"), "keydown", lambda ev: ed_play() if str(ev.key) == "Enter" else None)
+    on(byid("cq-ed-res-add"), "click", ed_res_add)
+    on(byid("cq-ed-start"), "click", lambda ev: ed_set_text(R.START_TEXT))
+    on(byid("cq-ed-clear"), "click", ed_clear)
+    on(byid("cq-ed-flipsides"), "click", ed_swap)
+    on(byid("cq-ed-play"), "click", ed_play)
+    on(byid("cq-ed-copy"), "click", lambda ev: copy_link(setup_link(ed_valid)) if ed_valid else None)
+    ed_tool_changed()
+    ed_set_text(R.START_TEXT)
+
+
+def load_think() -> None:
+    global think_seconds
+    try:
+        raw = js.window.localStorage.getItem(THINK_KEY)
+        value = float(str(raw)) if not frame.nullish(raw) else think_seconds
+    except Exception:  # storage disabled or a stray value: keep the default
+        value = think_seconds
+    think_seconds = value if value in THINK_CHOICES else 3.0
+    byid("cq-think").value = str(int(think_seconds))
+
+
+def set_think(ev: Any = None) -> None:
+    global think_seconds
+    try:
+        think_seconds = float(str(byid("cq-think").value))
+    except ValueError:
+        think_seconds = 3.0
+    try:
+        js.window.localStorage.setItem(THINK_KEY, str(int(think_seconds)))
+    except Exception:
+        pass  # the choice still holds on this page
 
 
 def _guard(fn: Any, *args: Any) -> None:
@@ -693,12 +1191,33 @@ def _guard(fn: Any, *args: Any) -> None:
         frame.show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Your game is unchanged.")
 
 
+def take_setup_link() -> str | None:
+    """A position link ``#setup=<text>``: the text, once (removed from the address bar)."""
+    frag = str(js.location.hash or "")
+    if not frag.startswith(SETUP_PREFIX):
+        return None
+    js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+    raw = frag[len(SETUP_PREFIX):]
+    if len(raw) > 2000:
+        frame.show_error("That position link is far longer than any position; it was not opened.")
+        return ""
+    try:
+        return str(js.decodeURIComponent(raw))
+    except Exception:
+        frame.show_error("That position link is damaged (bad %-escapes); it was not opened.")
+        return ""
+
+
 def boot() -> None:
     global match, slot_id, read_only, flipped
     wire()
-    incoming = frame.take_fragment()
+    load_think()
+    setup_text = take_setup_link()
+    incoming = frame.take_fragment() if setup_text is None else None
     params = js.URLSearchParams.new(js.location.search)
-    if incoming is not None:
+    if setup_text is not None:
+        open_editor(setup_text)
+    elif incoming is not None:
         mode, save = incoming
         if save["game"] != GAME.id:
             frame.show_error(f"That link holds a game of {save['game']!r}; open it from the home page.")

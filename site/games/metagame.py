@@ -44,6 +44,8 @@ from conquest.store import StorageError
 document = frame.document
 SVG_NS = "http://www.w3.org/2000/svg"
 PRESETS_KEY = "conquest:metagame:presets"
+#: the slice assignment or sacrifice being edited, so a reload or a closed tab resumes it too
+DRAFT_KEY = "conquest:metagame:draft"
 CHANNEL = "conquest:metagame"
 CHAT_LIMIT = 2000
 MAX_PRESETS = 50
@@ -210,6 +212,39 @@ def delete_preset(ev: Any) -> None:
         render_presets()
 
 
+# -- the draft being edited survives a reload ----------------------------------------------
+def save_draft() -> None:
+    if match is None or slot_id is None or locked():
+        return
+    obj = {"slot": slot_id, "n": len(match.log), "draft": {str(g): n for g, n in draft.items()}}
+    obj["picked"] = sorted(picked)
+    try:
+        js.window.localStorage.setItem(DRAFT_KEY, json.dumps(obj))
+    except Exception:  # storage full or disabled: the draft is only a convenience
+        pass
+
+
+def restore_draft() -> None:
+    """Take back the draft saved for this slot at this very step; anything else is ignored."""
+    if match is None or slot_id is None:
+        return
+    try:
+        raw = js.window.localStorage.getItem(DRAFT_KEY)
+        obj = None if frame.nullish(raw) else json.loads(str(raw))
+    except Exception:
+        return
+    if not isinstance(obj, dict) or obj.get("slot") != slot_id or obj.get("n") != len(match.log):
+        return
+    games, size = len(match.state.games), len(match.state.owner)
+    d, p = obj.get("draft"), obj.get("picked")
+    if isinstance(d, dict):
+        for g, n in d.items():
+            if isinstance(g, str) and g.isdigit() and int(g) < games and isinstance(n, int) and 0 < n < 1000:
+                draft[int(g)] = n
+    if isinstance(p, list):
+        picked.update(t for t in p if isinstance(t, int) and 0 <= t < size)
+
+
 # -- set-up form -------------------------------------------------------------------------
 def colour_select(n: int, colour: str | None) -> Any:
     sel = el("select", aria_label=f"Colour of player {n + 1}", cls="mg-colour")
@@ -305,7 +340,14 @@ def render_saved() -> None:
         when = str(js.Date.new(slot.updated).toLocaleString())
         item = el("li")
         link = el("a", f"Resume “{slot.name}”", href=f"?slot={slot.id}", cls="button secondary")
-        note = f" {slot.steps} steps, saved {when}" + (" (read-only view)" if slot.mode == "view" else "")
+        try:
+            players = frame.store().open(slot.id)["options"]["players"]
+            who = ", ".join(str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players)
+        except Exception:  # a damaged slot still lists (opening it explains what is wrong)
+            who = "?"
+        note = f" {who} · {slot.steps} steps · saved {when}" + (
+            " (read-only view)" if slot.mode == "view" else ""
+        )
         append(item, link, el("span", note, cls="muted"))
         append(lst, item)
 
@@ -319,7 +361,12 @@ def start_campaign(ev: Any) -> None:
             {"name": str(row.querySelector("input").value), "colour": str(row.querySelector("select").value)}
         )
     games = current_games()
-    options: dict[str, Any] = {"players": players, "games": games, "map": str(byid("mg-map-id").value)}
+    # no set-up randomness in the metagame (M2: the host orders the players): a fixed seed
+    # keeps ~25 random digits out of every link
+    options: dict[str, Any] = {"players": players, "games": games, "seed": 0}
+    map_id = str(byid("mg-map-id").value)
+    if map_id != "usa100":
+        options["map"] = map_id
     title = " ".join(str(byid("mg-title").value).split())[:80]
     if title:
         options["title"] = title
@@ -370,6 +417,8 @@ def play(text: str) -> None:
     t1 = now_ms()
     render()
     perf["render"] = now_ms() - t1
+    if not audience:
+        render_perf()
 
 
 def undo(ev: Any = None) -> None:
@@ -419,6 +468,7 @@ def pick_territory(t: int) -> None:
         play(f"c{t}" if t in elig["claim"] else f"i{t}")
     elif kind in ("sacrifice", "block"):
         picked.symmetric_difference_update({t})
+        save_draft()
         render()
     elif kind == "respin":
         play(f"x{t}")
@@ -468,7 +518,10 @@ def render_status(state: Any, view: dict[str, Any]) -> None:
         prompt = "Read-only view. " + prompt
     byid("mg-prompt").textContent = prompt
     turn = "Capitals" if state.phase == "capital" else f"Turn {state.turn}"
+    if viewing is not None and match is not None:
+        turn = f"Viewing step {viewing} of {len(match.log)} · {turn}"
     byid("mg-turnno").textContent = f"{turn} ·"
+    byid("mg-status").classList.toggle("is-past", viewing is not None)
     sw = byid("mg-status-swatch")
     who = view["to_move"]
     if view["outcome"] is None and who is not None:
@@ -753,6 +806,7 @@ def render_slice_editor(box: Any, state: Any, view: dict[str, Any]) -> None:
             draft.pop(i, None)
         inputs[i].value = str(n)
         refresh()
+        save_draft()
 
     def typed_count(i: int) -> None:
         raw = str(inputs[i].value).strip()
@@ -765,6 +819,7 @@ def render_slice_editor(box: Any, state: Any, view: dict[str, Any]) -> None:
         else:
             draft.pop(i, None)
         refresh()
+        save_draft()
 
     for g in view["games"]:
         i = g["index"]
@@ -812,6 +867,7 @@ def fill_draft(state: Any, rep: dict[str, Any]) -> None:
     if offers:
         draft.clear()
         draft.update(dict(offers[-1]))
+    save_draft()
     render()
 
 
@@ -881,6 +937,7 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
     x = inv["numbers"]["X"]
     step = 360.0 / x
     spins = [s["slice"] for s in inv["spins"]]
+    reveal_after = 0
     key = json.dumps([inv["wheel"], inv["target"], inv["attacker"]])
     if wheel_cache["key"] != key:
         wheel, spinner = build_wheel(inv, x)
@@ -907,6 +964,7 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
                 spinner.style.transform = end
 
             js.requestAnimationFrame(create_proxy(lambda _t: js.setTimeout(create_proxy(go), 20)))
+            reveal_after = spin_duration_ms() + 80
         else:
             target = wheel_turn - (wheel_turn % 360) + final
             if abs(target - wheel_turn) > 1e-9:
@@ -936,9 +994,25 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
         )
         append(lst, item)
     append(box, lst)
+    for node in spinner.querySelectorAll(".is-drawn"):
+        node.classList.remove("is-drawn")
     if inv["spins"]:
         drawn = "; then ".join(f"slice {s['slice'] + 1} of {x}: {s['name']}" for s in inv["spins"])
-        append(box, el("p", f"Drawn: {drawn} (M10).", cls="mg-msg mg-drawn"))
+        result = el("p", f"Drawn: {drawn} (M10).", cls="mg-msg mg-drawn")
+        slice_node = spinner.querySelector(f'path[data-slice="{spins[-1]}"]')
+
+        def reveal(result: Any = result, slice_node: Any = slice_node) -> None:
+            result.hidden = False
+            if not frame.nullish(slice_node):
+                slice_node.classList.add("is-drawn")
+                slice_node.parentNode.appendChild(slice_node)  # drawn on top of its neighbours
+
+        if reveal_after:  # not before the wheel stops: the animation must not be spoiled
+            result.hidden = True
+            js.setTimeout(create_proxy(reveal), reveal_after)
+        else:
+            reveal()
+        append(box, result)
         append(
             box,
             el(
@@ -959,6 +1033,15 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
                 cls="mg-trust",
             ),
         )
+
+
+def spin_duration_ms() -> int:
+    """The wheel's animation time: 3.2 s, or 0.4 s when the system asks for reduced motion."""
+    try:
+        reduced = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+    except Exception:
+        reduced = False
+    return 400 if reduced else 3200
 
 
 def slice_path(a0: float, a1: float) -> str:
@@ -1180,6 +1263,8 @@ def render_chart() -> None:
     ends.sort()
     for i in range(1, len(ends)):  # keep the end labels apart
         ends[i][0] = max(ends[i][0], ends[i - 1][0] + 12)
+    for i in range(len(ends) - 1, -1, -1):  # and inside the chart
+        ends[i][0] = min(ends[i][0], h - 8 - 12 * (len(ends) - 1 - i))
     for y, p in ends:
         pl = players[p]
         append(chart, svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=pl.colour))
@@ -1368,6 +1453,7 @@ def wire_console() -> None:
         b = None if frame.nullish(ev.target) else ev.target.closest("button[data-view]")
         if not frame.nullish(b):
             set_viewing(int(str(b.dataset.view)))
+            byid("mg-viewing").scrollIntoView()
 
     on(byid("mg-log"), "click", on_log_click)
     on(byid("mg-view-prev"), "click", lambda ev: viewing is not None and set_viewing(viewing - 1))
@@ -1446,30 +1532,36 @@ def bench(save_text: Any, repeats: Any = 3) -> str:
         t0 = now_ms()
         m = Match(GAME, save["options"], save["log"])
         replays.append(now_ms() - t0)
+    texts = list(save["log"])
+    actions = [parse_action(t) for t in texts]
+    # the mean from one timed loop (the page's clock is coarse, ~0.1 ms), p95/max one by one
+    t0 = now_ms()
+    state = m.states[0]
+    for text in texts:
+        state = GAME.apply(state, parse_action(text))
+    loop = now_ms() - t0
     applies = []
     state = m.states[0]
-    for text in save["log"]:
+    for action in actions:
         t0 = now_ms()
-        state = GAME.apply(state, parse_action(text))
+        state = GAME.apply(state, action)
         applies.append(now_ms() - t0)
-    views = []
-    for st in m.states[:: max(1, len(m.states) // 50)]:
-        t0 = now_ms()
+    sample = m.states[:: max(1, len(m.states) // 50)]
+    t0 = now_ms()
+    for st in sample:
         GAME.view(st, None)
-        views.append(now_ms() - t0)
+    view_ms = (now_ms() - t0) / max(1, len(sample))
     applies.sort()
     replays.sort()
-    views.sort()
     return json.dumps(
         {
-            "actions": len(save["log"]),
+            "actions": len(texts),
             "replay_ms_best": replays[0],
             "replay_ms_median": replays[len(replays) // 2],
-            "apply_ms_mean": sum(applies) / max(1, len(applies)),
+            "apply_ms_mean": loop / max(1, len(texts)),
             "apply_ms_p95": applies[int(0.95 * (len(applies) - 1))] if applies else 0.0,
             "apply_ms_max": applies[-1] if applies else 0.0,
-            "view_ms_median": views[len(views) // 2] if views else 0.0,
-            "timer_resolution_ms": 0.1,
+            "view_ms_mean": view_ms,
         }
     )
 
@@ -1524,6 +1616,8 @@ def boot() -> None:
         perf["replay"] = now_ms() - t0
         perf["replay_steps"] = len(match.log)
         last_spin_shown = last_spin_index()
+        if not audience and not read_only:
+            restore_draft()
         show_console()
     elif audience:
         byid("mg-setup").hidden = True

@@ -1,6 +1,8 @@
 """The Game of Conquests play page in a real browser: a newcomer's path (issue #5)."""
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from conquest.savecode import make_fragment
 from conquest.session import Match
 
@@ -65,4 +67,189 @@ def test_conquests_placement_and_danger_from_a_link(open_page) -> None:
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 2")
     assert "Danger!" in page.locator("#cq-status").inner_text()
     assert page.locator("#cq-marks .danger").count() == 1
+    w.assert_clean()
+
+
+# -- a whole game against the computer, from a position link ---------------------------------------
+#: White (the person) is far ahead; the game starts here through a position link (#setup=)
+ENDGAME = "a1g3/1s4/6/6/4S1/ALGCLA S w 150 40"
+RESULT = "#cq-result"
+
+
+def replay(start: str, page) -> Match:
+    """The game as the page shows it: the start position and the move list, replayed by the engine."""
+    log = [c.inner_text() for c in page.locator(MOVES).all()]
+    return Match("conquests", {"position": start}, log)
+
+
+def test_conquests_full_game_against_the_computer(open_page) -> None:
+    from conquest.games.conquests import GAME
+    from conquest.games.conquests import rules as R
+    from conquest.games.conquests.ai import choose_action
+    from conquest.rng import Rng
+
+    w = open_page("play/conquests/#setup=" + quote(ENDGAME))
+    page = w.page
+    # the link opens the editor with the position, checked by the engine's parser
+    assert page.locator("#cq-editor").is_visible()
+    assert page.input_value("#cq-ed-text") == ENDGAME
+    assert page.locator("#cq-ed-msg").inner_text().startswith("A valid position: White to move")
+    page.select_option("#cq-seat-0", "human")
+    page.select_option("#cq-seat-1", "easy")
+    page.click("#cq-ed-play")
+    page.wait_for_selector("#cq-game:not([hidden])")
+    assert page.locator("#cq-position").inner_text() == ENDGAME
+    # hovering a fighter shows its move pattern: words, a diagram and its squares on the board
+    page.hover("#cq-sq-d1")
+    assert "Champion on d1, level 1 of 3: slides any distance" in page.locator("#cq-info-text").inner_text()
+    assert page.locator("#cq-hover .reach").count() > 0
+    assert page.locator("#cq-info-diagram .arrow").count() == 8
+    # White plays the engine's own hard choice (small budget: deterministic) through the UI,
+    # clicking plain moves and typing placements; the computer (easy) answers each in the page
+    typed = clicked = placed = 0
+    for _ in range(60):
+        if page.locator(RESULT).count():
+            break
+        match = replay(ENDGAME, page)
+        assert match.state.to_move == 0
+        action = str(choose_action(match.state, "hard", rng=Rng(1), node_budget=3000))
+        n = n_moves(page)
+        if (typed + clicked) % 3 == 2:  # keyboard play: every third move typed
+            page.fill("#cq-typed-text", action)
+            page.click("#cq-typed button")
+            typed += 1
+        else:
+            page.click(f"#cq-sq-{action[:2]}")
+            page.click(f"#cq-sq-{action[2:4]}")
+            if "+" in action:  # a General move with a placement (C4): the reserve fighter, then its square
+                letter, level, square = action[5], action[6], action[8:10]
+                name = R.NAMES[R.KINDS.index(letter)]
+                page.locator("#cq-res-0 button", has_text=f"{name}, level {level}").click()
+                assert page.locator("#cq-marks .place-ring").count() > 0
+                page.click(f"#cq-sq-{square}")
+                placed += 1
+            elif page.locator("#cq-place").is_visible():  # a General move that could have placed
+                page.click("#cq-place-skip")
+            clicked += 1
+        page.wait_for_function(
+            f"document.querySelectorAll('{MOVES}').length >= {n + 2} || document.querySelector('{RESULT}')",
+            timeout=60_000,
+        )
+        assert page.locator(MOVES).nth(n).inner_text() == action
+    # the end: the page shows the engine's result for the game it played
+    assert page.locator(RESULT).count() == 1, "the game did not end within 60 moves"
+    final = replay(ENDGAME, page)
+    outcome = GAME.outcome(final.state)
+    assert outcome is not None
+    status = page.locator("#cq-status").inner_text()
+    assert outcome.reason in status
+    assert page.locator(RESULT).inner_text() in ("White wins.", "Black wins.", "Draw.")
+    assert clicked >= 1
+    # no more moves: the board offers nothing, the computer does not think
+    page.click("#cq-sq-c1")
+    assert page.locator("#cq-marks .dot, #cq-marks .ring").count() == 0
+    assert page.locator("#cq-thinking").is_hidden()
+    # the computer's search speed is shown in the page
+    stats = page.locator("#cq-ai-stats")
+    assert "nodes per second" in stats.inner_text()
+    print(f"\nfull game: {len(final.log)} plies, {clicked} clicked ({placed} placing), {typed} typed; "
+          f"{stats.inner_text()}")
+    w.assert_clean()
+
+
+# -- the position editor --------------------------------------------------------------------------
+def ed_msg(page) -> str:
+    return page.locator("#cq-ed-msg").inner_text()
+
+
+def test_conquests_position_editor(open_page) -> None:
+    w = open_page("play/conquests/")
+    page = w.page
+    page.click("#cq-edit-open")
+    assert page.locator("#cq-editor").is_visible()
+    assert ed_msg(page) == "A valid position: White to move, 15 legal moves."
+    # an empty board is refused with the parser's reason; so is every step until it is whole
+    page.click("#cq-ed-clear")
+    assert page.input_value("#cq-ed-text") == "6/6/6/6/6/6 - w 0 1"
+    assert "White must have exactly one General on the board, found 0" in ed_msg(page)
+    assert page.locator("#cq-ed-play").is_disabled()
+    page.check('input[name="cq-ed-kind"][value="G"]')
+    page.click("#cq-ed-sq-c1")
+    assert "Black must have exactly one General" in ed_msg(page)
+    # by keyboard: from c1 five squares up, Enter puts a Black General on c6
+    page.check('input[name="cq-ed-owner"][value="1"]')
+    page.focus("#cq-ed-sq-c1")
+    for _ in range(5):
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    assert page.input_value("#cq-ed-text") == "2g3/6/6/6/6/2G3 - w 0 1"
+    assert ed_msg(page).startswith("A valid position: White to move")
+    # a White level-3 Lancer on c4 attacks c6 while Black is not to move: refused (C5)
+    page.check('input[name="cq-ed-owner"][value="0"]')
+    page.check('input[name="cq-ed-kind"][value="L"]')
+    page.check('input[name="cq-ed-level"][value="3"]')
+    page.click("#cq-ed-sq-c4")
+    assert page.input_value("#cq-ed-text") == "2g3/6/6/2L++3/6/2G3 - w 0 1"
+    assert "Black is not to move but its General is in Danger (C5)" in ed_msg(page)
+    assert page.locator("#cq-ed-play").is_disabled()
+    page.check('input[name="cq-ed-side"][value="b"]')
+    assert ed_msg(page).endswith("Black's General is in Danger (C5).")
+    # a General in a reserve is refused (C3); the chip removes it again
+    page.check('input[name="cq-ed-kind"][value="G"]')
+    assert page.locator('input[name="cq-ed-level"][value="2"]').is_disabled()  # a General has one level
+    page.click("#cq-ed-res-add")
+    assert "a General is never in the reserve (C3)" in ed_msg(page)
+    page.locator("#cq-ed-res-0 button").click()
+    assert ed_msg(page).startswith("A valid position: Black to move")
+    # typed text: an invalid one gets the parser's message and leaves the board alone
+    pieces = page.locator("#cq-ed-pieces .piece").count()
+    page.fill("#cq-ed-text", "2g3/6/6/2L++3/6/2G9 - b 0 1")
+    assert ed_msg(page).startswith("C6: bad position text: rank 1 has")
+    assert page.locator("#cq-ed-play").is_disabled()
+    assert page.locator("#cq-ed-pieces .piece").count() == pieces
+    # a valid one redraws the board (levels as chevrons) and sets the fields
+    page.fill("#cq-ed-text", "2g3/6/2L++3/6/6/2G3 s b 7 12")
+    assert page.locator("#cq-ed-pieces .piece").count() == 3
+    assert page.locator("#cq-ed-pieces .piece .chev").count() == 5
+    assert page.input_value("#cq-ed-moveno") == "12"
+    assert page.input_value("#cq-ed-quiet") == "7"
+    assert page.locator("#cq-ed-res-1 button").count() == 1
+    assert "#setup=" in page.locator("#cq-ed-url").inner_text()
+    # play from here, two people: the game starts at that position, Black in Danger
+    page.select_option("#cq-seat-0", "human")
+    page.select_option("#cq-seat-1", "human")
+    page.click("#cq-ed-play")
+    page.wait_for_selector("#cq-game:not([hidden])")
+    assert page.locator("#cq-position").inner_text() == "2g3/6/2L++3/6/6/2G3 s b 7 12"
+    status = page.locator("#cq-status").inner_text()
+    assert "Move 12: Black to move." in status and "Danger!" in status
+    page.click("#cq-sq-c6")
+    page.click("#cq-sq-b6")
+    page.click("#cq-place-skip")  # the General could place its reserve Soldier (C4); not now
+    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1")
+    # "Set up this position" takes the game's position back into the editor
+    page.click("#cq-edit-here")
+    assert page.locator("#cq-editor").is_visible()
+    assert page.input_value("#cq-ed-text") == "1g4/6/2L++3/6/6/2G3 s w 8 13"
+    # the position link opens the editor on another page with the same text
+    url = page.locator("#cq-ed-url").inner_text()
+    other = open_page("play/" + url.split("/play/", 1)[1])
+    assert other.page.input_value("#cq-ed-text") == "1g4/6/2L++3/6/6/2G3 s w 8 13"
+    assert other.page.locator("#cq-ed-msg").inner_text().startswith("A valid position: White to move")
+    other.assert_clean()
+    w.assert_clean()
+
+
+def test_conquests_hostile_position_link_is_text(open_page) -> None:
+    hostile = '<img src=x onerror="alert(1)"> / - w'
+    w = open_page("play/conquests/#setup=" + quote(hostile))
+    page = w.page
+    assert page.input_value("#cq-ed-text") == hostile
+    assert ed_msg(page).startswith("C6: bad position text:")
+    assert page.locator("#cq-editor img, #cq-ed-msg *").count() == 0
+    assert page.locator("#cq-ed-play").is_disabled()
+    # a damaged escape is refused with a message; the page keeps working
+    w2 = open_page("play/conquests/#setup=%E0%A4%A")
+    assert "damaged" in w2.page.locator("#error-banner").inner_text()
+    w2.assert_clean()
     w.assert_clean()

@@ -1,18 +1,275 @@
-"""The metagame host console in a real browser: set-up, the map as the console, an invasion
-through the wheel, undo, autosave across a reload, and the read-only view link."""
+"""The metagame host console in a real browser (issue #4).
+
+``test_campaign_by_clicking_and_typing`` plays a 3-player campaign through the page only
+(clicks, keys, typed text): set-up with a preset, capitals, claims, an invasion with a
+sacrifice, a block, a spin and a re-spin, undo, a reload in the middle of the invasion,
+stepping back through the log, a capital invasion with two duels, the host link opened in
+a fresh browser context and the view link refusing edits. Positions are built quickly with
+the host's typed corrections (M17). The spin draws crypto randomness, so the test reads
+the log and follows whichever branch the draw gives.
+
+To decide what to type, the test decodes the page's own host link and replays it with the
+engine (the page is the only player; the test never writes the page's storage).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 
 from conquest.games.metagame import GAME
-from conquest.savecode import make_fragment
+from conquest.savecode import make_fragment, parse_fragment
 from conquest.session import Match
+
+HOSTILE = "<i>Cy</i>"
+HOSTILE_GAME = "<b>Go</b>"
 
 
 def typed(page, text: str) -> None:
     page.fill("#mg-typed-text", text)
     page.press("#mg-typed-text", "Enter")
+
+
+def pick(page, t: int) -> None:
+    """Pick territory ``t`` with the keyboard: focus it on the map, press Enter."""
+    page.locator(f"#mg-t{t}").focus()
+    page.keyboard.press("Enter")
+
+
+def mirror(page) -> Match:
+    """The campaign the page holds, from its own host link."""
+    url = page.inner_text("#mg-host-url")
+    _, save = parse_fragment(url.split("#", 1)[1])
+    return Match(GAME, save["options"], save["log"])
+
+
+def log_codes(page) -> list[str]:
+    return page.locator("#mg-log li code").all_inner_texts()
+
+
+def prompt(page) -> str:
+    return page.inner_text("#mg-prompt")
+
+
+def far_from(state, target: int, owner: int, n: int, avoid: set[int]) -> list[int]:
+    """``n`` neutral territories at distance >= 2 from ``target`` and from each other's picks."""
+    dist = state.board.dist
+    out: list[int] = []
+    for t in sorted(range(len(state.owner)), key=lambda t: -dist[target][t]):
+        if state.owner[t] == -1 and t not in avoid and all(dist[t][u] >= 2 for u in out):
+            out.append(t)
+        if len(out) == n:
+            break
+    return out
+
+
+def test_campaign_by_clicking_and_typing(open_page, browser, base_url) -> None:
+    w = open_page("play/metagame/")
+    page = w.page
+    assert page.locator("#mg-map .territory").count() == 100  # the map is in the HTML
+
+    # -- set-up: names (one hostile), a typed game, a preset saved and reused ------------
+    names = page.locator("#mg-player-rows input[type=text]")
+    for i, name in enumerate(["Ann", "Bob", HOSTILE]):
+        names.nth(i).fill(name)
+    page.evaluate("localStorage.setItem('conquest:metagame:presets', '{not json')")  # damaged: ignored
+    page.fill("#mg-typed-games", f"Chess on BoardGameArena\n{HOSTILE_GAME}")
+    page.fill("#mg-preset-name", "Friday")
+    page.click("#mg-preset-save")
+    stored = json.loads(page.evaluate("localStorage.getItem('conquest:metagame:presets')"))
+    assert stored["presets"][0]["name"] == "Friday" and HOSTILE_GAME in stored["presets"][0]["games"]
+    page.fill("#mg-typed-games", "")
+    page.select_option("#mg-preset", index=1)
+    page.click("#mg-preset-use")
+    assert "Chess on BoardGameArena" in page.input_value("#mg-typed-games")
+    page.click("#mg-start")
+    page.wait_for_selector("#mg-console:not([hidden])")
+
+    # -- capitals by keyboard, one round of claims ---------------------------------------
+    assert "pick a capital" in prompt(page)
+    for _ in range(3):
+        page.locator("#mg-territories .territory.is-eligible").first.focus()
+        page.keyboard.press("Enter")
+    assert page.locator("#mg-marks .cap-mark").count() == 3
+    assert "claim a neutral territory" in prompt(page)
+    typed(page, "i0")  # refused with the ruling's reason; nothing changes
+    assert "M5" in page.inner_text("#error-banner")
+    assert len(log_codes(page)) == 3
+    for _ in range(3):
+        page.locator("#mg-territories .territory.is-eligible").first.focus()
+        page.keyboard.press("Enter")
+    assert [c[0] for c in log_codes(page)] == ["k", "k", "k", "c", "c", "c"]
+    assert "Turn 3" in page.locator("#mg-log li").nth(5).inner_text()
+    # names from the form are text, never markup
+    assert HOSTILE in page.inner_text("#mg-players") and page.locator("#mg-players i").count() == 0
+
+    # -- position for an invasion (host corrections, typed) ------------------------------
+    m = mirror(page)
+    st = m.state
+    ann_cap, bob_cap = st.capital[0], st.capital[1]
+    target = next(t for t in st.board.adj[ann_cap] if st.owner[t] == -1)
+    taken = {target}
+    ann_far = far_from(st, target, 0, 3, taken | set(st.board.adj[target]))
+    taken |= set(ann_far)
+    bob_far = far_from(st, target, 1, 2, taken | set(st.board.adj[target]))
+    for t in ann_far:
+        typed(page, f"!o{t}=0")
+    for t in [target, *bob_far]:
+        typed(page, f"!o{t}=1")
+    typed(page, "!t0r=1")  # Ann holds a re-spin token
+    page.click("#mg-tools summary")  # and Bob a block token, through the corrections form
+    page.select_option("#mg-fix-tp", label="Bob")
+    page.select_option("#mg-fix-tk", "b")
+    page.fill("#mg-fix-tn", "1")
+    page.click("#mg-fix-tokens button")
+    assert log_codes(page)[-1] == "!t1b=1"
+    assert "B1" in page.text_content("#mg-marks")
+
+    # -- invasion: sacrifice, block ------------------------------------------------------
+    pick(page, target)
+    assert log_codes(page)[-1] == f"i{target}"
+    assert "sacrifice up to" in prompt(page)
+    assert "X = ZA + ZD" in page.inner_text("#mg-invasion")
+    pick(page, ann_far[0])
+    assert page.locator(f"#mg-t{ann_far[0]}.is-picked").count() == 1
+    page.click("#mg-actions button:has-text('Sacrifice 1 selected')")
+    assert "block" in prompt(page)
+    pick(page, bob_far[0])
+    page.click("#mg-actions button:has-text('Block: sacrifice 1 of 1')")
+    assert log_codes(page)[-2:] == [f"s{ann_far[0]}", f"b{bob_far[0]}"]
+
+    # -- the attacker's slices: live validation, typed counts ----------------------------
+    inv = mirror(page).state.inv
+    assert "assign exactly" in prompt(page)
+    # a game's name from the form is text, never markup
+    assert HOSTILE_GAME in page.inner_text(".mg-slice-editor") and page.locator("#mg-invasion b").count() == 0
+    counts = page.locator(".mg-slice-editor input[type=number]")
+    counts.nth(0).fill(str(inv.cap_a))
+    msgs = page.inner_text(".mg-slice-msgs")
+    assert f"{inv.z_a - inv.cap_a} slice" in msgs and "left" in msgs and "more game" in msgs
+    assert page.is_disabled("#mg-assign")
+    left = inv.z_a - inv.cap_a
+    for i in range(1, 5):
+        if left <= 0:
+            break
+        take = min(inv.cap_a, left)
+        counts.nth(i).fill(str(take))
+        left -= take
+    assert page.inner_text(".mg-slice-msgs").strip() == "ready"
+    page.click("#mg-assign")
+    assert log_codes(page)[-1].startswith("w")
+
+    # -- the host closes the tab in the middle of the invasion and comes back ------------
+    steps = len(log_codes(page))
+    page.reload()
+    w.wait_engine()
+    assert len(log_codes(page)) == steps and "assign exactly" in prompt(page)
+    page.locator(".mg-slice-editor input[type=number]").nth(1).fill("1")  # a draft survives too
+    page.reload()
+    w.wait_engine()
+    assert page.locator(".mg-slice-editor input[type=number]").nth(1).input_value() == "1"
+    page.click(".mg-slice-editor button:has-text('Fill for me')")
+    page.click("#mg-assign")
+
+    # -- spin, then the re-spin prompt -----------------------------------------------------
+    x = mirror(page).state.inv.x
+    assert page.locator(".mg-wheel .spinner path").count() == x
+    assert page.locator("#mg-invasion b").count() == 0  # game names on the wheel are text
+    assert page.locator(".mg-wheel-list li").count() >= 1
+    page.click("#mg-actions button:has-text('Spin the wheel')")
+    first = log_codes(page)[-1]
+    assert re.fullmatch(r"r\d+ [\d,]+", first), first
+    assert "re-spin" in prompt(page)
+    page.wait_for_selector(".mg-drawn")  # shown when the wheel stops
+    assert "Drawn: slice" in page.inner_text("#mg-invasion")
+    spend = GAME.sacrificable(mirror(page).state, 0, target)[0]
+    pick(page, spend)
+    codes = log_codes(page)
+    assert codes[-2] == f"x{spend}" and codes[-1].startswith("r")
+    assert "Spin history (2 spins)" in page.inner_text("#mg-spins summary")
+    assert "record the winner" in prompt(page)
+
+    # -- the duel, undo, the duel again ------------------------------------------------------
+    page.click("#mg-actions button:has-text('(defender) won')")
+    if "gift" in prompt(page):
+        page.locator("#mg-territories .territory.is-eligible").first.focus()
+        page.keyboard.press("Enter")
+    after = len(log_codes(page))
+    for _ in range(2):  # the gift (if any), then the duel result
+        page.click("#mg-undo")
+        if "record the winner" in prompt(page):
+            break
+    assert "record the winner" in prompt(page) and len(log_codes(page)) < after
+    page.click("#mg-actions button:has-text('(attacker) won')")
+    assert "wins and takes" in page.inner_text("#mg-log li:last-child")
+
+    # -- step back through the log and come back -------------------------------------------
+    page.click("#mg-log li:nth-child(4) button")
+    assert page.is_visible("#mg-viewing") and "Viewing step 4" in page.inner_text("#mg-viewing")
+    assert page.locator("#mg-actions button").count() == 0
+    assert page.locator(f"#mg-t{target}[style*='--owner-fill']").count() == 0  # neutral back then
+    page.click("#mg-view-present")
+    assert not page.is_visible("#mg-viewing")
+
+    # -- a capital invasion with two duels ------------------------------------------------
+    page.click("#mg-actions button:has-text('Pass')")  # Bob
+    page.click("#mg-actions button:has-text('Pass')")  # Cy
+    st = mirror(page).state
+    door = next(t for t in st.board.adj[bob_cap] if st.owner[t] != 1)
+    typed(page, f"!o{door}=0")
+    pick(page, bob_cap)
+    assert "capital" in page.inner_text("#mg-invasion h3")
+    if "sacrifice up to" in prompt(page):
+        page.click("#mg-actions button:has-text('No sacrifice')")
+    for _ in range(2):
+        page.click(".mg-slice-editor button:has-text('Fill for me')")
+        page.click("#mg-assign")
+    page.click("#mg-actions button:has-text('Spin the wheel')")
+    while "re-spin" in prompt(page):
+        page.click("#mg-actions button:has-text('Keep the result')")
+    assert "must win twice" in page.inner_text("#mg-actions")
+    page.click("#mg-actions button:has-text('(attacker) won')")
+    assert "second game" in prompt(page)
+    page.click("#mg-actions button:has-text('(attacker) won')")
+    assert "eliminated" in page.inner_text("#mg-log li:last-child")
+    assert page.locator("#mg-players tr.is-out").count() == 1
+    assert page.locator("#mg-chart-box svg polyline").count() == 3
+    steps = len(log_codes(page))
+    host_url = page.inner_text("#mg-host-url")
+    view_url = page.inner_text("#mg-view-url")
+    assert int(re.search(r"([\d,]+) of 2,000", page.inner_text("#mg-host-len"))[1].replace(",", "")) == len(
+        host_url
+    )
+    w.assert_clean()
+
+    # -- the host link in a fresh browser: the campaign continues there --------------------
+    ctx = browser.new_context(viewport={"width": 360, "height": 800})
+    try:
+        from tests.browser.conftest import watch
+
+        other = watch(ctx.new_page(), base_url)
+        other.page.goto(host_url)
+        other.wait_engine()
+        assert len(log_codes(other.page)) == steps
+        other.page.click("#mg-actions button:has-text('Pass')")
+        assert len(log_codes(other.page)) == steps + 1
+        other.assert_clean()
+
+        # -- the view link: read-only, edits refused ---------------------------------------
+        viewer = watch(ctx.new_page(), base_url)
+        viewer.page.goto(view_url)
+        viewer.wait_engine()
+        vp = viewer.page
+        assert vp.is_visible("#mg-readonly") and not vp.is_visible("#mg-tools")
+        assert not vp.is_visible("#mg-typed") and not vp.is_visible("#mg-undo")
+        assert vp.locator("#mg-actions button").count() == 0
+        vp.locator(f"#mg-t{target}").focus()
+        vp.keyboard.press("Enter")
+        assert "read-only" in vp.inner_text("#notice-banner")
+        assert len(log_codes(vp)) == steps
+        viewer.assert_clean()
+    finally:
+        ctx.close()
 
 
 def save_at_spin() -> dict:
@@ -30,58 +287,26 @@ def save_at_spin() -> dict:
     return m.save().to_json()
 
 
-def test_new_campaign_capitals_and_claims_by_keyboard(open_page) -> None:
-    w = open_page("play/metagame/")
-    page = w.page
-    assert page.locator("#mg-map .territory").count() == 100  # the map is in the HTML
-    page.click("#mg-start")
-    page.wait_for_selector("#mg-console:not([hidden])")
-    assert "pick a capital" in page.inner_text("#mg-prompt")
-    for _ in range(3):
-        page.locator("#mg-territories .territory.is-eligible").first.focus()
-        page.keyboard.press("Enter")
-    assert "claim a neutral territory" in page.inner_text("#mg-prompt")
-    assert page.locator("#mg-marks .cap-mark").count() == 3
-    typed(page, "i0")  # refused: the reason cites the ruling, nothing changes
-    assert re.search(r"M5", page.inner_text("#error-banner"))
-    assert page.locator("#mg-log li").count() == 3
-    page.locator("#mg-territories .territory.is-eligible").first.dispatch_event("click")
-    assert page.locator("#mg-log li").count() == 4 and "claims" in page.inner_text("#mg-log")
-    page.click("#mg-undo")
-    assert page.locator("#mg-log li").count() == 3
-    w.assert_clean()
-
-
-def test_invasion_spin_lands_on_the_drawn_slice_and_reload_keeps_it(open_page, base_url) -> None:
+def test_spin_animation_and_audience_view(open_page, context) -> None:
+    """The wheel lands on the drawn slice; the audience tab follows the host's console."""
     save = save_at_spin()
     w = open_page("play/metagame/#" + make_fragment(save, "h"))
     page = w.page
-    assert "spin the wheel" in page.inner_text("#mg-prompt")
+    with context.expect_page() as popup:
+        page.click("#mg-audience-open")
+    aud = popup.value
+    aud.wait_for_function("document.documentElement.dataset.engine === 'ready'", timeout=90_000)
+    aud.wait_for_function("document.getElementById('mg-prompt').textContent.includes('spin the wheel')")
+    assert not aud.is_visible("#mg-actions button") and not aud.is_visible("#mg-log")
     x = int(re.search(r"X = ZA \+ ZD = (\d+)", page.inner_text("#mg-invasion")).group(1))
-    assert page.locator(".mg-wheel .spinner path").count() == x
     page.click("#mg-actions button:has-text('Spin the wheel')")
-    last = page.locator("#mg-log li code").last.inner_text()
-    k, total = map(int, re.match(r"r(\d+)/(\d+) ", last).groups())
-    assert total == x
+    k = int(re.match(r"r(\d+) ", log_codes(page)[-1]).group(1))
+    aud.wait_for_selector(".mg-drawn")
+    assert f"slice {k + 1} of {x}" in aud.inner_text(".mg-drawn")
     page.wait_for_timeout(3600)  # the animation ends on the drawn slice
-    angle = float(
-        re.search(
-            r"rotate\(([-\d.e]+)deg\)", page.eval_on_selector(".mg-wheel .spinner", "e => e.style.transform")
-        ).group(1)
-    )
-    assert (
-        abs((angle + (k + 0.5) * 360 / x) % 360) < 1e-6
-        or abs((angle + (k + 0.5) * 360 / x) % 360 - 360) < 1e-6
-    )
-    assert "record the winner" in page.inner_text("#mg-prompt") or "re-spin" in page.inner_text("#mg-prompt")
-    steps = page.locator("#mg-log li").count()
-    assert re.search(r"\d[\d,]* characters", page.inner_text("#mg-host-len"))
-    page.reload()
-    w.wait_engine()
-    assert page.locator("#mg-log li").count() == steps  # autosaved
-    view_url = page.inner_text("#mg-view-url")
-    v = open_page(view_url[len(base_url) :])
-    assert v.page.is_visible("#mg-readonly") and not v.page.is_visible("#mg-tools")
-    assert v.page.locator("#mg-actions button").count() == 0
+    for p in (page, aud):
+        transform = p.eval_on_selector(".mg-wheel .spinner", "e => e.style.transform")
+        angle = float(re.search(r"rotate\(([-\d.e]+)deg\)", transform).group(1))
+        off = (angle + (k + 0.5) * 360 / x) % 360
+        assert min(off, 360 - off) < 1e-6
     w.assert_clean()
-    v.assert_clean()

@@ -272,6 +272,26 @@ def pseudo_moves(board: Sequence[int], side: int) -> list[tuple[int, int]]:
     return out
 
 
+def reach(board: Sequence[int], sq: int) -> list[int]:
+    """Squares the fighter on ``sq`` could move to by its move table now (C2), whoever is to
+    move and before the Danger test: own fighters block, a slide stops on the first enemy.
+    For the play page's "what can this fighter do" display; empty if ``sq`` is empty."""
+    p = board[sq]
+    if not p:
+        return []
+    side = p >> 5
+    out: list[int] = []
+    for ray in RAYS[p][sq]:
+        for t in ray:
+            q = board[t]
+            if q:
+                if q >> 5 != side:
+                    out.append(t)
+                break
+            out.append(t)
+    return sorted(out)
+
+
 def legal_moves(board: MutableSequence[int], side: int, reserve: Sequence[int]) -> list[Move]:
     """All legal moves of ``side``: a move, or a General move plus one placement (C4).
 

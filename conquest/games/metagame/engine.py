@@ -44,6 +44,7 @@ __all__ = ["MetagameGame", "DEFAULT_GAMES", "PALETTE", "PALETTE_NAMES", "slice_r
 
 #: built-in two-player games first, then one typed name so the default wheel has 3 games
 DEFAULT_GAMES = ("conquests", "reign", "Chess")
+DEFAULT_MAP = "usa100"
 #: known built-in two-player games, used when the registry cannot be read
 KNOWN_BUILTINS = {"conquests": "The Game of Conquests", "reign": "To Reign Supreme"}
 #: the default player colours: the Okabe-Ito palette (told apart with the common kinds of
@@ -261,14 +262,15 @@ class MetagameGame(Game[State, Action]):
             raise InvalidOptions(
                 "options.token_pool", f"M15: the token pool is a number 0..{MAX_POOL} or unlimited"
             )
-        map_id = o.get("map", "usa100")
+        map_id = o.get("map", DEFAULT_MAP)
         if not isinstance(map_id, str) or not re.fullmatch(r"[a-z0-9_-]{1,40}", map_id):
             raise InvalidOptions("options.map", "the map id must be a short lower-case name")
         out: dict[str, Any] = {
             "players": _norm_players(o.get("players")),
             "games": _norm_games(o.get("games")),
-            "map": map_id,
         }
+        if map_id != DEFAULT_MAP:  # the default map is left out of links (~15 characters)
+            out["map"] = map_id
         if pool is not None:  # unlimited is the default and is left out of links
             out["token_pool"] = pool
         if o.get("map_data") is not None:
@@ -281,7 +283,7 @@ class MetagameGame(Game[State, Action]):
         """No set-up randomness: the host fixes the turn order (M2) and players pick capitals."""
         opts = self.normalize_options(options)
         try:
-            board = board_for_options(opts["map"], opts.get("map_data"))
+            board = board_for_options(opts.get("map", DEFAULT_MAP), opts.get("map_data"))
         except BoardError as exc:
             raise InvalidOptions("options.map", str(exc)) from None
         n = len(opts["players"])
