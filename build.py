@@ -202,13 +202,17 @@ def load_credits(maps: list[Any]) -> list[dict[str, str]]:
         isinstance(i, dict) and {"what", "source", "license"} <= set(i) for i in items
     ):
         raise BuildError(path, "expected a list of {what, source, license, url?}")
-    seen = {(i["what"], i["source"]) for i in items}
+    # one row per data source, naming every map that uses it
+    merged: dict[tuple[str, str, str], list[str]] = {}
+    extra: dict[tuple[str, str, str], dict[str, str]] = {}
     for m in maps:
         for c in m.credits:
-            key = (f"Map {m.id}: {c.get('what', '')}", c.get("source", ""))
-            if key not in seen:
-                seen.add(key)
-                items.append({**c, "what": key[0]})
+            key = (c.get("what", ""), c.get("source", ""), c.get("license", ""))
+            merged.setdefault(key, []).append(m.id)
+            extra.setdefault(key, dict(c))
+    for key, ids in merged.items():
+        label = "Map" if len(ids) == 1 else "Maps"
+        items.append({**extra[key], "what": f"{label} {', '.join(ids)}: {key[0]}"})
     return items
 
 

@@ -189,7 +189,7 @@ def test_conquests_position_editor(open_page) -> None:
     page.check('input[name="cq-ed-kind"][value="L"]')
     page.check('input[name="cq-ed-level"][value="3"]')
     page.click("#cq-ed-sq-c4")
-    assert page.input_value("#cq-ed-text") == "2g3/6/6/2L++3/6/2G3 - w 0 1"
+    assert page.input_value("#cq-ed-text") == "2g3/6/2L++3/6/6/2G3 - w 0 1"
     assert "Black is not to move but its General is in Danger (C5)" in ed_msg(page)
     assert page.locator("#cq-ed-play").is_disabled()
     page.check('input[name="cq-ed-side"][value="b"]')
@@ -203,7 +203,7 @@ def test_conquests_position_editor(open_page) -> None:
     assert ed_msg(page).startswith("A valid position: Black to move")
     # typed text: an invalid one gets the parser's message and leaves the board alone
     pieces = page.locator("#cq-ed-pieces .piece").count()
-    page.fill("#cq-ed-text", "2g3/6/6/2L++3/6/2G9 - b 0 1")
+    page.fill("#cq-ed-text", "2g3/6/2L++3/6/6/2G9 - b 0 1")
     assert ed_msg(page).startswith("C6: bad position text: rank 1 has")
     assert page.locator("#cq-ed-play").is_disabled()
     assert page.locator("#cq-ed-pieces .piece").count() == pieces

@@ -28,6 +28,9 @@ Choices where the rulings are silent (the rules page and the report repeat them)
   A player left with no territory (by any step) is out, tokens back to the pool; a
   correction giving a territory back revives them.
 - At least 3 games on the wheel: a side with 3 territories has Z = 3 and a cap of 1.
+- Default player colours are the Okabe-Ito palette (black swapped for grey), which people
+  with the common kinds of colour blindness tell apart; a default colour, like the default
+  map ``usa100``, is left out of the options so links stay short.
 """
 
 from __future__ import annotations
