@@ -11,7 +11,8 @@ hook (defined from Python in ``site/games/metagame.py``, timed with ``performanc
 - the time to replay a 500-action campaign (``Match`` from its log; best and median);
 - the time of one ``GAME.view`` (what every render of the console computes);
 - the page's own figures when it opens that campaign from a host link (replay on opening)
-  and when it plays one step (engine and page update), read from its "Speed" line;
+  and when it plays one step (engine and page update), read from its "Speed" line, and
+  what its "Measure the engine's speed here" button shows;
 - the link length after 100 turns with 8 players (bots, the invasion-heavy worst case too).
 
 Targets (issue #4): apply <= 2 ms, replay of 500 actions <= 300 ms, link <= 1,500 characters.
@@ -122,6 +123,12 @@ def main() -> int:
                 page2.fill("#mg-typed-text", legal[-1])
                 page2.press("#mg-typed-text", "Enter")
                 step = page2.inner_text("#mg-perf")
+            # the page's own "Measure" button (its own bot campaign of 500 actions)
+            page2.click("#mg-speed")
+            page2.wait_for_function(
+                "document.getElementById('mg-speed-out').dataset.result !== undefined", timeout=120_000
+            )
+            button = page2.inner_text("#mg-speed-out")
             browser.close()
         server.shutdown()
 
@@ -146,6 +153,7 @@ def main() -> int:
     if step:
         print(f"  the page after one typed step: {step}")
     print(f"  its host link in the page: {host_len}")
+    print(f"  the page's 'Measure' button: {button}")
     print(f"\nlink length after 100 turns, 8 players, full URL at {PAGES_URL} ({args.seeds} seeds):")
     for kind, pairs in links.items():
         urls = [u for u, _ in pairs]

@@ -147,3 +147,33 @@ def test_verify_cli_accepts_a_link_and_names_the_first_bad_step(tmp_path):
     assert verify(str(path), out=out) == 1
     assert f"REFUSED step {first_turn + 1}" in out.getvalue() and "M5" in out.getvalue()
     assert verify("c1.not-a-link!", out=io.StringIO()) == 2
+
+
+class InvadingBot(RandomBot):
+    """Random, but invades whenever it can: the invasion-heavy worst case for link length."""
+
+    def choose(self, game, state):
+        from conquest.games.metagame.actions import Invade
+
+        actions = game.legal_actions(state)
+        invasions = [a for a in actions if isinstance(a, Invade)]
+        pool = invasions if state.phase == "turn" and invasions else actions
+        return pool[self.rng.below(len(pool))]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_link_after_100_turns_with_8_players_fits_a_chat_message(seed):
+    """Issue #4: the host link after 100 turns, 8 players, invasion-heavy bots: <= 1,500
+    characters after the '#' (chat apps cut at about 2,000; the page address comes on top)."""
+    from conquest.savecode import make_fragment
+
+    names = ["Alexandra", "Benjamin", "Charlotte", "Dominic", "Eleanor", "Frederick", "Georgina", "Harrison"]
+    games = ["conquests", "reign", "Chess on BoardGameArena", "Go", "Carcassonne", "Patchwork"]
+    bots = [InvadingBot(Rng(seed * 100 + i)) for i in range(8)]
+    # as the page starts a campaign: seed 0 (no set-up chance), the default map left out
+    m = Match(GAME, {"players": [{"name": n} for n in names], "games": games, "seed": 0}, rng=Rng(seed))
+    while GAME.outcome(m.state) is None and m.state.turn <= 100:
+        m.play(bots[GAME.to_move(m.state)].choose(GAME, m.state))
+    save = m.save().to_json()
+    assert "map" not in save["options"] and sum(t.startswith("i") for t in save["log"]) >= 30
+    assert len(make_fragment(save, "h")) <= 1500

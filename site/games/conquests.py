@@ -63,6 +63,8 @@ search: Search | None = None
 search_token = 0
 search_busy = 0.0  # seconds spent inside Search.step for the current move (for nodes/s)
 search_started = 0.0
+total_nodes = 0  # all the computer's searches since the page opened (the nodes/s figure)
+total_busy = 0.0
 slice_nodes = 1500
 hover: str | None = None  # square under the pointer or with keyboard focus (move-pattern box)
 _step_proxy: Any = None
@@ -324,17 +326,25 @@ def ai_step(token: Any) -> None:
 
 
 def show_ai_stats(s: Search) -> None:
-    """The search's figures for the move just chosen, nodes per second over the time spent
-    searching (the slices), not the pauses between them."""
+    """The search's figures: nodes per second over the time spent searching (the slices, not
+    the pauses between them), for the move just chosen and for all the computer's moves since
+    the page was opened."""
+    global total_nodes, total_busy
+    total_nodes += s.nodes
+    total_busy += search_busy
     box = byid("cq-ai-stats")
-    nps = s.nodes / search_busy if search_busy > 0 else 0.0
-    depth = f" to depth {s.depth}" if s.depth else ""
-    box.textContent = (
-        f"Computer ({s.level}): {s.nodes:,} nodes{depth} in {search_busy:.2f} s of search, "
-        f"{nps:,.0f} nodes per second."
-    )
-    box.dataset.nps = str(int(nps))
-    box.dataset.nodes = str(s.nodes)
+    if s.nodes:
+        nps = s.nodes / search_busy if search_busy > 0 else 0.0
+        depth = f" to depth {s.depth}" if s.depth else ""
+        words = (f"Computer ({s.level}): {s.nodes:,} nodes{depth} in {search_busy:.2f} s, "
+                 f"{nps:,.0f} nodes per second.")
+    else:
+        words = f"Computer ({s.level}): {'a random choice' if s.level == 'random' else 'one legal move'}, no search."
+    if total_busy > 0 and total_nodes:
+        total_nps = total_nodes / total_busy
+        words += f" All its moves so far: {total_nodes:,} nodes, {total_nps:,.0f} nodes per second."
+        box.dataset.nps = str(int(total_nps))
+    box.textContent = words
     box.hidden = False
 
 
@@ -631,7 +641,10 @@ def render_hover() -> None:
     name = hover if hover and piece_on(hover) else selected
     info_text = byid("cq-info-text")
     diagram = byid("cq-info-diagram")
-    if name is None or piece_on(name) is None:
+    box = byid("cq-info")
+    empty = name is None or piece_on(name) is None
+    box.classList.toggle("is-empty", empty)
+    if empty:
         clear(diagram)
         info_text.textContent = "Point at a fighter, or focus its square, to see how it moves at its level."
         return
@@ -688,6 +701,8 @@ def on_pointerdown(ev: Any) -> None:
     if name is None:
         return
     ev.preventDefault()
+    if str(ev.pointerType) != "mouse":  # no hover on touch: a tap shows the fighter's pattern
+        set_hover(name)
     p = piece_on(name)
     own = p is not None and human_to_move() and p["owner"] == match.state.to_move and pending is None
     drag = {"from": name, "own": own, "moved": False, "x": float(ev.clientX), "y": float(ev.clientY)}
@@ -941,6 +956,18 @@ def ed_click(name: str) -> None:
     ed_render()
 
 
+def ed_keys(ev: Any) -> None:
+    """Editor board keys: arrows and Enter as on the game board; Delete or Backspace empties."""
+    if str(ev.key) in ("Delete", "Backspace"):
+        target = ev.target
+        if target is not None and not frame.nullish(target.dataset.sq):
+            ev.preventDefault()
+            ed_board[R.parse_square(str(target.dataset.sq))] = 0
+            ed_render()
+        return
+    square_keys(ev, "cq-ed", False, ed_click)
+
+
 def ed_res_add(ev: Any = None) -> None:
     tool = ed_tool()
     if tool is None:
@@ -1077,10 +1104,35 @@ def new_game(position: str | None) -> None:
 
 def show_setup(ev: Any = None) -> None:
     cancel_ai()
+    if match is not None:  # the players of the game in hand, as a starting point
+        for seat, who in enumerate(seats()):
+            byid(f"cq-seat-{seat}").value = who
     byid("cq-setup").hidden = False
     byid("cq-game").hidden = True
+    render_saved()
     byid("cq-back").hidden = match is None
     byid("cq-setup").scrollIntoView()
+
+
+SAVED_SHOWN = 8
+
+
+def render_saved() -> None:
+    """This browser's games of Conquests, newest first: continue any of them."""
+    try:
+        slots = [s for s in frame.store().list(GAME.id) if s.id != slot_id]
+    except StorageError:
+        slots = []
+    box, lst = byid("cq-saved"), byid("cq-saved-list")
+    clear(lst)
+    box.hidden = not slots
+    for slot in slots[:SAVED_SHOWN]:
+        when = str(js.Date.new(slot.updated).toLocaleString())
+        note = f"{slot.steps} moves · saved {when}" + (" (read-only view)" if slot.mode == "view" else "")
+        append(lst, append(el("li"), el("a", slot.name, href=f"?slot={slot.id}", cls="button secondary small"),
+                           el("span", note, cls="muted")))
+    if len(slots) > SAVED_SHOWN:
+        append(lst, el("li", f"… and {len(slots) - SAVED_SHOWN} more on the home page.", cls="muted"))
 
 
 def edit_here(ev: Any = None) -> None:
@@ -1139,7 +1191,7 @@ def wire() -> None:
 def wire_editor() -> None:
     ed = byid("cq-ed-board")
     on(ed, "click", lambda ev: (name := square_at(ev, "cq-ed-board", False)) and ed_click(name))
-    on(ed, "keydown", lambda ev: square_keys(ev, "cq-ed", False, ed_click))
+    on(ed, "keydown", ed_keys)
     on(byid("cq-edit-open"), "click", toggle_editor)
     for name in ("cq-ed-kind", "cq-ed-level", "cq-ed-owner"):
         for node in document.querySelectorAll(f'input[name="{name}"]'):
@@ -1247,6 +1299,8 @@ def boot() -> None:
         flipped = s[1] == "human" and s[0] != "human"
         byid("cq-flip").setAttribute("aria-pressed", "true" if flipped else "false")
         show_game()
+    elif setup_text is None:
+        render_saved()
     frame.ready()
 
 

@@ -360,6 +360,10 @@ def start_campaign(ev: Any) -> None:
         players.append(
             {"name": str(row.querySelector("input").value), "colour": str(row.querySelector("select").value)}
         )
+    colours = [p["colour"] for p in players]
+    if len(set(colours)) < len(colours):
+        frame.show_error("M2: two players have the same colour; give each player their own.")
+        return
     games = current_games()
     # no set-up randomness in the metagame (M2: the host orders the players): a fixed seed
     # keeps ~25 random digits out of every link
@@ -595,7 +599,7 @@ def render_map(state: Any, view: dict[str, Any]) -> None:
         if frame.nullish(label_node):
             continue
         cx, cy = float(label_node.getAttribute("x")), float(label_node.getAttribute("y"))
-        append(marks, svg("polygon", points=star_points(cx, cy - 11, 6.5), cls="cap-mark"))
+        append(marks, svg("polygon", points=star_points(cx, cy - 12, 8.0), cls="cap-mark"))
         tokens = " ".join(
             part
             for part in (f"B{p['block']}" if p["block"] else "", f"R{p['respin']}" if p["respin"] else "")
@@ -703,10 +707,11 @@ def render_actions(state: Any, view: dict[str, Any]) -> None:
         append(box, button(f"{a} (attacker) won", "da"), button(f"{d} (defender) won", "dd"))
         chosen = inv.get("chosen_game")
         if chosen and chosen["builtin"]:
+            # the rules page always exists and links to the game's page once it is playable
             link = el(
                 "a",
-                f"Play {view['games'][chosen['game']]['title']} here",
-                href=frame.page_url(f"play/{chosen['name']}/"),
+                f"{view['games'][chosen['game']]['title']}: rules and play",
+                href=frame.page_url(f"rules/{chosen['name']}/"),
                 target="_blank",
                 rel="noopener",
                 cls="button secondary",
@@ -999,6 +1004,7 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
     if inv["spins"]:
         drawn = "; then ".join(f"slice {s['slice'] + 1} of {x}: {s['name']}" for s in inv["spins"])
         result = el("p", f"Drawn: {drawn} (M10).", cls="mg-msg mg-drawn")
+        wheel.setAttribute("aria-label", f"The wheel: {x} slices; drawn: {drawn}")
         slice_node = spinner.querySelector(f'path[data-slice="{spins[-1]}"]')
 
         def reveal(result: Any = result, slice_node: Any = slice_node) -> None:
@@ -1141,19 +1147,18 @@ def render_spins() -> None:
     if not rows:
         append(body, el("p", "No spins yet.", cls="muted"))
         return
-    table = el("table", cls="data")
-    head = el("tr")
-    for h in ("Turn", "Invasion", "Drawn", "Wheel (slices per game)", "Log"):
-        append(head, el("th", h))
-    append(table, append(el("thead"), head))
-    tbody = el("tbody")
-    for row in rows:
-        tr = el("tr")
-        for cell in row:
-            append(tr, el("td", cell))
-        append(tbody, tr)
-    append(table, tbody)
-    append(body, table)
+    lst = el("ol", cls="mg-spin-list")
+    for turn, who, drawn, wheel, text in rows:
+        item = el("li")
+        append(
+            item,
+            el("span", turn, cls="mg-turn"),
+            el("span", f"{who}: {drawn}. "),
+            el("span", f"Wheel: {wheel}. ", cls="muted"),
+            el("code", text),
+        )
+        append(lst, item)
+    append(body, lst)
 
 
 # -- the chart and the final standings -----------------------------------------------------
@@ -1453,7 +1458,7 @@ def wire_console() -> None:
         b = None if frame.nullish(ev.target) else ev.target.closest("button[data-view]")
         if not frame.nullish(b):
             set_viewing(int(str(b.dataset.view)))
-            byid("mg-viewing").scrollIntoView()
+            byid("mg-console").scrollIntoView()
 
     on(byid("mg-log"), "click", on_log_click)
     on(byid("mg-view-prev"), "click", lambda ev: viewing is not None and set_viewing(viewing - 1))
@@ -1515,6 +1520,7 @@ def wire_console() -> None:
     on(byid("mg-copy-host"), "click", lambda ev: copy("h"))
     on(byid("mg-copy-view"), "click", lambda ev: copy("v"))
     on(byid("mg-audience-open"), "click", open_audience)
+    on(byid("mg-speed"), "click", measure_speed)
 
 
 # -- the benchmark hook ---------------------------------------------------------------------
@@ -1564,6 +1570,67 @@ def bench(save_text: Any, repeats: Any = 3) -> str:
             "view_ms_mean": view_ms,
         }
     )
+
+
+BENCH_NAMES = (
+    "Alexandra",
+    "Benjamin",
+    "Charlotte",
+    "Dominic",
+    "Eleanor",
+    "Frederick",
+    "Georgina",
+    "Harrison",
+)
+BENCH_GAMES = ("conquests", "reign", "Chess on BoardGameArena", "Go", "Carcassonne", "Patchwork")
+
+
+def bench_campaign(length: int = 500) -> dict[str, Any]:
+    """A seeded campaign of 8 bots that invade whenever they can (invasions are the heavy
+    actions), cut at ``length`` actions: what the speed figures replay."""
+    from conquest.bots import RandomBot
+    from conquest.games.metagame.actions import Invade
+
+    options = {"players": [{"name": n} for n in BENCH_NAMES], "games": list(BENCH_GAMES), "seed": 0}
+    for seed in range(1, 60):
+        rngs = [Rng(seed * 100 + i) for i in range(8)]
+        bots = [RandomBot(r) for r in rngs]
+        m = Match(GAME, options, rng=Rng(seed))
+        while GAME.outcome(m.state) is None and len(m.log) < length:
+            seat = GAME.to_move(m.state)
+            legal = GAME.legal_actions(m.state)
+            inv = [a for a in legal if isinstance(a, Invade)] if m.state.phase == "turn" else []
+            m.play(inv[rngs[seat].below(len(inv))] if inv else bots[seat].choose(GAME, m.state))
+        if len(m.log) >= length:
+            save = m.save().to_json()
+            save["log"] = save["log"][:length]
+            return save
+    raise RuntimeError("no bot campaign reached the length asked for")
+
+
+def measure_speed(ev: Any = None) -> None:
+    """The "Measure" button: the figures of issue #4 in this very browser."""
+    out = byid("mg-speed-out")
+    out.textContent = "Measuring…"
+
+    def run() -> None:
+        save = bench_campaign(500)
+        r = json.loads(bench(json.dumps(save), 3))
+        out.textContent = (
+            f"Apply one action: mean {r['apply_ms_mean']:.3f} ms, p95 {r['apply_ms_p95']:.2f} ms "
+            f"(target ≤ 2 ms). Replay a {r['actions']}-action campaign: {r['replay_ms_best']:.0f} ms "
+            f"(target ≤ 300 ms). One view of the console: {r['view_ms_mean']:.2f} ms."
+        )
+        out.dataset.result = json.dumps(r)
+
+    js.setTimeout(create_proxy(lambda: guarded_run(run)), 30)  # let "Measuring…" paint first
+
+
+def guarded_run(fn: Any) -> None:
+    try:
+        fn()
+    except Exception as exc:  # a failed measurement must not break the console
+        byid("mg-speed-out").textContent = f"The measurement failed: {exc}"
 
 
 def boot() -> None:

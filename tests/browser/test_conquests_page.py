@@ -13,6 +13,16 @@ def n_moves(page) -> int:
     return page.locator(MOVES).count()
 
 
+def drag(page, frm: str, to: str) -> None:
+    """Press on one square, move the mouse in steps to another, release (a drag, not two clicks)."""
+    a = page.locator(f"#cq-sq-{frm}").bounding_box()
+    b = page.locator(f"#cq-sq-{to}").bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 def test_conquests_newcomer_path(open_page) -> None:
     w = open_page("play/conquests/")
     page = w.page
@@ -36,9 +46,8 @@ def test_conquests_newcomer_path(open_page) -> None:
     # undo against the computer goes back to the person's turn
     page.click("#cq-undo")
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 0")
-    # reload keeps the game (it is in a save slot)
-    page.click("#cq-sq-e2")
-    page.click("#cq-sq-e3")
+    # reload keeps the game (it is in a save slot); this move is dragged
+    drag(page, "e2", "e3")
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length >= 2", timeout=60_000)
     page.reload()
     w.wait_engine()
@@ -152,6 +161,7 @@ def test_conquests_full_game_against_the_computer(open_page) -> None:
     # the computer's search speed is shown in the page
     stats = page.locator("#cq-ai-stats")
     assert "nodes per second" in stats.inner_text()
+    assert int(stats.get_attribute("data-nps")) > 0
     print(f"\nfull game: {len(final.log)} plies, {clicked} clicked ({placed} placing), {typed} typed; "
           f"{stats.inner_text()}")
     w.assert_clean()
@@ -204,7 +214,7 @@ def test_conquests_position_editor(open_page) -> None:
     # typed text: an invalid one gets the parser's message and leaves the board alone
     pieces = page.locator("#cq-ed-pieces .piece").count()
     page.fill("#cq-ed-text", "2g3/6/2L++3/6/6/2G9 - b 0 1")
-    assert ed_msg(page).startswith("C6: bad position text: rank 1 has")
+    assert ed_msg(page) == "C6: bad position text: unexpected '9' in rank 1"
     assert page.locator("#cq-ed-play").is_disabled()
     assert page.locator("#cq-ed-pieces .piece").count() == pieces
     # a valid one redraws the board (levels as chevrons) and sets the fields

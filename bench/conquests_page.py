@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The Game of Conquests' computer in the real page: search speed (nodes per second) in Pyodide.
+
+Builds the site into a temporary folder, serves it, opens the play page in Debian's
+Chromium with the computer (hard) playing both sides, the time per move set to ``--think``
+seconds, and prints the page's own figure after each move (``#cq-ai-stats``: nodes over
+the time spent inside the search slices) and the total. For comparison it also runs the
+same kind of search in this CPython over the same positions.
+
+Usage: python bench/conquests_page.py [--plies 6] [--think 1]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.serve import serve_in_thread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+READY = "document.documentElement.dataset.engine === 'ready'"
+MOVES = "#cq-moves code"
+
+
+def cpython_speed(log: list[str], think: float) -> float:
+    """Nodes per second of the hard search in this Python over the positions the page met."""
+    from conquest.games.conquests.ai import Search
+    from conquest.rng import Rng
+    from conquest.session import Match
+
+    match = Match("conquests", {})
+    nodes, busy = 0, 0.0
+    for text in log:
+        search = Search(match.state, "hard", rng=Rng(1), node_budget=10**9, deadline=time.monotonic() + think)
+        t0 = time.perf_counter()
+        while search.step(2000) is None:
+            pass
+        busy += time.perf_counter() - t0
+        nodes += search.nodes
+        match.play(text)
+    return nodes / busy if busy else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--plies", type=int, default=6)
+    ap.add_argument("--think", type=int, choices=(1, 3, 10, 30), default=1)
+    args = ap.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "_site"
+        build.build(out)
+        server, url = serve_in_thread(out)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                errors: list[str] = []
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                page.goto(url + "play/conquests/")
+                page.wait_for_function(READY, timeout=120_000)
+                page.evaluate(f"localStorage.setItem('conquest:conquests:think-seconds', '{args.think}')")
+                page.reload()
+                page.wait_for_function(READY, timeout=120_000)
+                page.select_option("#cq-seat-0", "hard")
+                page.select_option("#cq-seat-1", "hard")
+                page.click("#cq-start")
+                print(f"page: hard v hard, {args.think} s per move")
+                for ply in range(1, args.plies + 1):
+                    page.wait_for_function(
+                        f"document.querySelectorAll('{MOVES}').length >= {ply} || document.querySelector('#cq-result')",
+                        timeout=(args.think + 30) * 1000,
+                    )
+                    print(f"  {ply:>2}. {page.locator(MOVES).nth(ply - 1).inner_text():<12} "
+                          f"{page.locator('#cq-ai-stats').inner_text()}", flush=True)
+                    if page.locator("#cq-result").count():
+                        break
+                log = [c.inner_text() for c in page.locator(MOVES).all()]
+                page_nps = int(page.locator("#cq-ai-stats").get_attribute("data-nps") or 0)
+                browser.close()
+        finally:
+            server.shutdown()
+    print(f"in the page (Pyodide, Chromium): {page_nps:,} nodes per second over {len(log)} moves")
+    print(f"same positions in this CPython:  {cpython_speed(log, args.think):,.0f} nodes per second")
+    if errors:
+        print("console errors:", errors)
+
+
+if __name__ == "__main__":
+    main()
