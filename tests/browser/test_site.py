@@ -181,3 +181,21 @@ def test_disabled_storage_says_so_and_still_plays(context, base_url: str, tmp_pa
     f.write_text(json.dumps(a_real_save()))
     page.set_input_files("#import-file", str(f))
     page.locator("#slot-list tbody tr").first.wait_for()
+
+
+def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
+    w = open_page("")
+    good = a_real_save()
+    w.page.fill("#open-link-input", "#" + make_fragment(good, "h"))
+    w.page.click("#check-link")
+    result = w.page.locator("#check-result")
+    result.wait_for(state="visible")
+    assert "OK:" in result.inner_text() and result.get_attribute("data-result") == "ok"
+    bad = a_real_save(log_extra=[HOSTILE])
+    w.page.fill("#open-link-input", "#" + make_fragment(bad, "h"))
+    w.page.click("#check-link")
+    w.page.wait_for_function("document.getElementById('check-result').dataset.result === 'refused'")
+    assert HOSTILE in result.inner_text() and "REFUSED step" in result.inner_text()
+    assert w.page.locator("img[src='x']").count() == 0
+    assert w.page.evaluate("localStorage.getItem('conquest:slots')") in (None, "[]")
+    w.assert_clean()

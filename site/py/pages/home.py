@@ -114,6 +114,21 @@ def on_link(ev) -> None:
     open_save(mode, save)
 
 
+def on_check(ev) -> None:
+    """Replay a pasted link step by step without storing it (python -m conquest verify)."""
+    import io
+
+    from conquest.__main__ import verify
+
+    text = str(document.getElementById("open-link-input").value).strip()
+    out = io.StringIO()
+    code = verify(text or "-", out=out) if text else 2
+    box = document.getElementById("check-result")
+    box.textContent = out.getvalue() if text else "Paste a game link first."
+    box.dataset.result = {0: "ok", 1: "refused"}.get(code, "error")
+    box.hidden = False
+
+
 async def on_import(ev) -> None:
     picked = await frame.read_file(ev.target)
     ev.target.value = ""
@@ -138,7 +153,8 @@ def main() -> None:
             frame.show_error(f"That link could not be opened: {exc}")
     on(document.getElementById("open-link-form"), "submit", on_link)
     on(document.getElementById("import-file"), "change", on_import)
-    for node in document.querySelectorAll("#open-link-form input, #open-link-form button, #import-file"):
+    on(document.getElementById("check-link"), "click", on_check)
+    for node in document.querySelectorAll("#open-link-form input, #open-link-form button, #import-file, #check-link"):
         node.disabled = False
     render()
     frame.ready()
