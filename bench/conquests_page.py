@@ -65,13 +65,15 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                # the computer's time per move is a preference kept in this browser
+                context.add_init_script(
+                    f"localStorage.setItem('conquest:conquests:think-seconds', '{args.think}')"
+                )
+                page = context.new_page()
                 errors: list[str] = []
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
                 page.goto(url + "play/conquests/")
-                page.wait_for_function(READY, timeout=120_000)
-                page.evaluate(f"localStorage.setItem('conquest:conquests:think-seconds', '{args.think}')")
-                page.reload()
                 page.wait_for_function(READY, timeout=120_000)
                 page.select_option("#cq-seat-0", "hard")
                 page.select_option("#cq-seat-1", "hard")

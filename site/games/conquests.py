@@ -67,6 +67,7 @@ total_nodes = 0  # all the computer's searches since the page opened (the nodes/
 total_busy = 0.0
 slice_nodes = 1500
 hover: str | None = None  # square under the pointer or with keyboard focus (move-pattern box)
+hover_res: tuple[int, int, int] | None = None  # (owner, kind, level) of a reserve fighter pointed at
 _step_proxy: Any = None
 
 
@@ -157,8 +158,8 @@ def placements_for(frm: str, to: str) -> dict[str, list[str]]:
 
 # -- playing ------------------------------------------------------------------------------------
 def reset_choice() -> None:
-    global selected, pending, place_choice
-    selected = pending = place_choice = None
+    global selected, pending, place_choice, hover_res
+    selected = pending = place_choice = hover_res = None
 
 
 def play(text: str) -> bool:
@@ -371,7 +372,8 @@ def render_board() -> None:
     by_square = {e["square"]: e for e in view["board"]}
     last = view["last_move"]
     last_squares = {last[:2], last[2:4]} if last else set()
-    targets = targets_from(selected) if selected else {}
+    # while a placement is being chosen (C4) the General is shown on its new square, no move dots
+    targets = targets_from(selected) if selected and pending is None else {}
     place_sqs: set[str] = set()
     if pending is not None:
         opts = placements_for(*pending)
@@ -424,16 +426,24 @@ def render_board() -> None:
         mark = svg("rect", x=x + 5, y=y + 5, width=S - 10, height=S - 10, rx=8)
         mark.setAttribute("class", "place-ring")
         append(marks, mark)
-    if view["in_danger"]:  # C5: the General of the side to move is attacked
-        gsq = R.square_name(match.state.board.index(R.GENERAL_CODE[match.state.to_move]))
-        x, y = square_xy(gsq)
-        mark = svg("circle", cx=x + S / 2, cy=y + S / 2, r=S * 0.46)
-        mark.setAttribute("class", "danger")
-        append(marks, mark)
+    if view["in_danger"]:  # C5: the General of the side to move is attacked, and by whom
+        gsq, attackers = danger_squares()
+        for sq in [gsq, *attackers]:
+            x, y = square_xy(sq)
+            mark = svg("circle", cx=x + S / 2, cy=y + S / 2, r=S * 0.46)
+            mark.setAttribute("class", "danger" if sq == gsq else "danger-from")
+            append(marks, mark)
     pieces = byid("cq-pieces")
     clear(pieces)
     for e in view["board"]:
-        append(pieces, piece_node(e["square"], e["fighter"], e["owner"], e["level"]))
+        if pending is not None and e["square"] == pending[1]:
+            continue  # the fighter the General is about to take
+        node = piece_node(e["square"], e["fighter"], e["owner"], e["level"])
+        if pending is not None and e["square"] == pending[0]:
+            x, y = square_xy(pending[1])
+            node.setAttribute("transform", f"translate({x + S / 2},{y + S / 2})")
+            node.classList.add("is-pending")
+        append(pieces, node)
 
 
 def piece_node(square: str, letter: str, owner: int, level: int, flip: bool | None = None) -> Any:
@@ -445,12 +455,26 @@ def piece_node(square: str, letter: str, owner: int, level: int, flip: bool | No
     t = svg("text", y=-7)
     t.textContent = letter
     append(g, t)
+    up = (owner == 0) != (flipped if flip is None else flip)  # chevrons point the fighter's way
     for i in range(level):  # levels as chevrons, as on the cubes
         yy = 22 - i * 5
-        c = svg("polyline", points=f"-8,{yy} 0,{yy - 5} 8,{yy}")
+        tip, base = (yy - 5, yy) if up else (yy, yy - 5)
+        c = svg("polyline", points=f"-8,{base} 0,{tip} 8,{base}")
         c.setAttribute("class", "chev")
         append(g, c)
     return g
+
+
+def danger_squares() -> tuple[str, list[str]]:
+    """The General of the side to move and the enemy fighters that could take it (C5)."""
+    assert match is not None
+    board = match.state.board
+    g = board.index(R.GENERAL_CODE[match.state.to_move])
+    attackers = [
+        R.square_name(sq) for sq, p in enumerate(board)
+        if p and R.owner_of(p) != match.state.to_move and g in R.reach(board, sq)
+    ]
+    return R.square_name(g), attackers
 
 
 def render_status() -> None:
@@ -458,6 +482,12 @@ def render_status() -> None:
     view = view_now()
     box = byid("cq-status")
     clear(box)
+    if match.log:  # what just happened, in words (also for screen readers: the status is live)
+        try:
+            words = GAME.describe_action(match.states[-2], GAME.parse_action(match.log[-1]))
+        except GameError:
+            words = match.log[-1]
+        append(box, el("span", f"{words}. ", cls="cq-last"))
     box.classList.toggle("is-danger", bool(view["in_danger"]) and view["outcome"] is None)
     out = view["outcome"]
     box.classList.toggle("is-over", out is not None)
@@ -472,8 +502,10 @@ def render_status() -> None:
     mover = f"{COLOURS[side]} to move" + ("" if who == "human" else f" (computer, {LEVEL_NAMES[who]})")
     append(box, el("span", f"Move {view['move_number']}: {mover}."))
     if view["in_danger"]:
+        gsq, attackers = danger_squares()
+        by = ", ".join(f"the {R.NAMES[R.kind_of(match.state.board[R.parse_square(a)])]} on {a}" for a in attackers)
         append(box, el("span", " "), el("span", "Danger!", cls="cq-danger-word"),
-               el("span", f" {COLOURS[side]}'s General is attacked (C5)."))
+               el("span", f" {COLOURS[side]}'s General on {gsq} is attacked by {by} (C5)."))
     if view["repetitions"] == 2:
         append(box, el("span", " This position has occurred twice: a third time is a draw."))
     if view["quiet_plies"] >= 180:
@@ -500,16 +532,45 @@ def render_reserves() -> None:
                 type="button",
                 cls="cq-res",
                 aria_pressed="true" if place_choice == key and usable else "false",
+                aria_disabled=None if usable else "true",
                 aria_label=f"{COLOURS[owner]} {e['name']} level {e['level']}, {e['count']} in reserve"
                 + (", choose to place it" if usable else ""),
+                data_key=key,
+                data_owner=str(owner),
+                data_kind=str(R.KINDS.index(e["fighter"])),
+                data_level=str(e["level"]),
             )
             letter = e["fighter"] if owner == 0 else e["fighter"].lower()
             append(b, el("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"))
             count = f" ×{e['count']}" if e["count"] > 1 else ""
             append(b, el("span", f"{e['name']}, level {e['level']}{count}"))
-            b.disabled = not usable
-            on(b, "click", lambda ev, k=key: pick_reserve(k))
             append(box, b)
+
+
+def res_button(ev: Any) -> Any:
+    """The reserve chip an event happened on (one listener per reserve box, not per chip)."""
+    target = ev.target
+    if frame.nullish(target) or not hasattr(target, "closest"):
+        return None
+    node = target.closest("button.cq-res")
+    return None if frame.nullish(node) else node
+
+
+def res_click(ev: Any) -> None:
+    b = res_button(ev)
+    if b is None:
+        return
+    if str(b.getAttribute("aria-disabled")) == "true":
+        if human_to_move():
+            frame.show_notice("A reserve fighter comes back only right after a move of its General, "
+                              "next to it (C4): move your General first.")
+        return
+    pick_reserve(str(b.dataset.key))
+
+
+def res_hover(ev: Any) -> None:
+    b = res_button(ev)
+    set_hover_res(None if b is None else (int(b.dataset.owner), int(b.dataset.kind), int(b.dataset.level)))
 
 
 def pick_reserve(key: str) -> None:
@@ -642,6 +703,18 @@ def render_hover() -> None:
     info_text = byid("cq-info-text")
     diagram = byid("cq-info-diagram")
     box = byid("cq-info")
+    if hover_res is not None and match is not None:  # a reserve fighter: its pattern at its level
+        owner, kind, level = hover_res
+        letter = R.KINDS[kind]
+        box.classList.remove("is-empty")
+        draw_pattern(diagram, letter, level, owner, flipped)
+        up = (owner == 0) != flipped
+        info_text.textContent = (
+            f"{COLOURS[owner]} {R.NAMES[kind]} in the reserve, level {level} of {R.MAX_LEVEL[kind]}: "
+            f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). "
+            "It comes back next to its General after a General move (C4)."
+        )
+        return
     empty = name is None or piece_on(name) is None
     box.classList.toggle("is-empty", empty)
     if empty:
@@ -677,6 +750,12 @@ def render_hover() -> None:
     m = svg("rect", x=x + 2, y=y + 2, width=S - 4, height=S - 4, rx=6)
     m.setAttribute("class", "reach-from")
     append(marks, m)
+
+
+def set_hover_res(spec: tuple[int, int, int] | None) -> None:
+    global hover_res
+    hover_res = spec
+    render_hover()
 
 
 def set_hover(name: str | None) -> None:
@@ -913,13 +992,12 @@ def ed_render(from_text: bool = False) -> None:
             append(box, el("span", "empty", cls="empty"))
         for rc, n in sorted(counts.items()):
             kind, level = rc >> 2, rc & 3
-            b = el("button", None, type="button", cls="cq-res edit",
+            b = el("button", None, type="button", cls="cq-res edit", data_owner=str(owner), data_rc=str(rc),
                    aria_label=f"Remove one {COLOURS[owner]} {R.NAMES[kind]} level {level} from the reserve")
             letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
             append(b, el("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
                    el("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
                    el("span", "×", cls="x", aria_hidden="true"))
-            on(b, "click", lambda ev, o=owner, c=rc: ed_res_remove(o, c))
             append(box, b)
     set_checked("cq-ed-side", "wb"[ed_side])
     for input_id, value in (("cq-ed-quiet", ed_quiet), ("cq-ed-moveno", ed_moveno)):
@@ -975,6 +1053,12 @@ def ed_res_add(ev: Any = None) -> None:
     owner, kind, level = tool
     ed_res[owner].append(R.code(owner, kind, level) & 31)  # a General here: the parser refuses it (C3)
     ed_render()
+
+
+def ed_res_click(ev: Any) -> None:
+    b = res_button(ev)
+    if b is not None:
+        ed_res_remove(int(b.dataset.owner), int(b.dataset.rc))
 
 
 def ed_res_remove(owner: int, rc: int) -> None:
@@ -1169,6 +1253,13 @@ def wire() -> None:
     on(board, "focusout", lambda ev: set_hover(None))
     on(board, "pointerleave", lambda ev: set_hover(None) if str(ev.pointerType) == "mouse" else None)
     on(byid("cq-edit-here"), "click", edit_here)
+    for owner in (0, 1):
+        box = byid(f"cq-res-{owner}")
+        on(box, "click", res_click)
+        on(box, "pointerover", res_hover)
+        on(box, "focusin", res_hover)
+        on(box, "pointerleave", lambda ev: set_hover_res(None))
+        on(box, "focusout", lambda ev: set_hover_res(None))
     on(byid("cq-back"), "click", lambda ev: show_game())
     on(byid("cq-think"), "change", set_think)
     wire_editor()
@@ -1203,6 +1294,8 @@ def wire_editor() -> None:
     on(byid("cq-ed-text"), "input", ed_typed)
     on(byid("cq-ed-text"), "keydown", lambda ev: ed_play() if str(ev.key) == "Enter" else None)
     on(byid("cq-ed-res-add"), "click", ed_res_add)
+    for owner in (0, 1):
+        on(byid(f"cq-ed-res-{owner}"), "click", ed_res_click)
     on(byid("cq-ed-start"), "click", lambda ev: ed_set_text(R.START_TEXT))
     on(byid("cq-ed-clear"), "click", ed_clear)
     on(byid("cq-ed-flipsides"), "click", ed_swap)

@@ -14,6 +14,15 @@ Modes of the page (all one module):
 - "viewing step N": the host or a viewer steps back through the log; the map, the players
   and the invasion show that moment, nothing can be played until "Back to the present".
 
+Storage: the campaign autosaves to its slot after every step (``conquest.store``); the
+slice assignment or sacrifice being edited is kept under ``conquest:metagame:draft`` so a
+reload resumes it; saved game lists (presets) are JSON under ``conquest:metagame:presets``.
+Both are read defensively (anything malformed is ignored). A campaign also travels as a
+host link, a read-only view link, or a downloaded file (opened again from the set-up).
+
+``window.conquestBench(saveJson, repeats)`` replays a save inside this page's Pyodide and
+returns timings (``bench/metagame_page.py`` drives it); the "Measure" button shows them.
+
 Spins are drawn by :class:`conquest.session.Match` with ``Rng(None)`` (crypto randomness in
 the browser); the wheel's animation then turns to the drawn slice, it never decides it.
 Everything from a link, a file or storage (player and game names) is put in the page as
@@ -37,7 +46,7 @@ from conquest.games.metagame.actions import format_alloc, parse_action
 from conquest.games.metagame.engine import PALETTE, PALETTE_NAMES
 from conquest.games.metagame.view import builtin_games
 from conquest.rng import Rng
-from conquest.savecode import validate_save
+from conquest.savecode import SaveCodeError, validate_save
 from conquest.session import Match
 from conquest.store import StorageError
 
@@ -921,6 +930,9 @@ def build_wheel(inv: dict[str, Any], x: int) -> tuple[Any, Any]:
                     seg["name"][:14],
                     x=f"{100 + 60 * math.cos(mid):.1f}",
                     y=f"{100 + 60 * math.sin(mid):.1f}",
+                    # turned with its slice: upright when the slice stops under the pointer
+                    transform=f"rotate({math.degrees(mid) + 90:.1f} {100 + 60 * math.cos(mid):.1f} "
+                    f"{100 + 60 * math.sin(mid):.1f})",
                     font_size=8,
                     text_anchor="middle",
                     dominant_baseline="central",
@@ -1007,14 +1019,21 @@ def render_wheel(box: Any, state: Any, view: dict[str, Any]) -> None:
         wheel.setAttribute("aria-label", f"The wheel: {x} slices; drawn: {drawn}")
         slice_node = spinner.querySelector(f'path[data-slice="{spins[-1]}"]')
 
-        def reveal(result: Any = result, slice_node: Any = slice_node) -> None:
+        prompt_node = byid("mg-prompt")
+        prompt_text = str(prompt_node.textContent)
+
+        def reveal(result: Any = result, slice_node: Any = slice_node, text: str = prompt_text) -> None:
             result.hidden = False
+            if str(prompt_node.textContent) == "The wheel is spinning…":
+                prompt_node.textContent = text
             if not frame.nullish(slice_node):
                 slice_node.classList.add("is-drawn")
-                slice_node.parentNode.appendChild(slice_node)  # drawn on top of its neighbours
+                # above the other slices, below the labels
+                slice_node.parentNode.insertBefore(slice_node, slice_node.parentNode.querySelector("text"))
 
         if reveal_after:  # not before the wheel stops: the animation must not be spoiled
             result.hidden = True
+            prompt_node.textContent = "The wheel is spinning…"
             js.setTimeout(create_proxy(reveal), reveal_after)
         else:
             reveal()
@@ -1214,7 +1233,8 @@ def render_chart() -> None:
     h, left, right, top, bottom = (220 if w < 500 else 260), 34, 104, 10, 30
     xmax = max(1, pts[-1][0])
     ymax = max(4, max(max(c) for _, c in pts))
-    ymax = int(math.ceil(ymax / 5.0) * 5)
+    step = 10 if ymax > 20 else 2  # so the middle grid line falls on a whole number
+    ymax = int(math.ceil(ymax / step) * step)
 
     def sx(x: float) -> float:
         return left + (w - left - right) * x / xmax
@@ -1428,6 +1448,39 @@ def sync_audience(save: dict[str, Any]) -> None:
     last_spin_shown = last_spin_index()
 
 
+def download_campaign(ev: Any) -> None:
+    if match is None:
+        return
+    if slot_id is not None and not audience:
+        try:
+            name, text = frame.store().export(slot_id)
+            frame.download(name, text)
+            return
+        except StorageError:
+            pass
+    frame.download("conquest-metagame.json", json.dumps(match.save().to_json(), indent=1, ensure_ascii=False))
+
+
+async def import_campaign(ev: Any) -> None:
+    """A campaign file (from "Download"): checked by replaying it, then stored in a new slot."""
+    picked_file = await frame.read_file(ev.target)
+    ev.target.value = ""
+    if picked_file is None:
+        return
+    filename, text = picked_file
+    try:
+        slot = frame.import_file_text(text, filename)
+    except (SaveCodeError, StorageError) as exc:
+        frame.show_error(f"{filename} could not be opened: {exc}")
+        return
+    if slot.game != GAME.id:
+        frame.show_notice(
+            f"“{slot.name}” is not a metagame campaign; it is in your saved games on the home page."
+        )
+        return
+    js.location.assign(f"?slot={slot.id}")
+
+
 def open_audience(ev: Any) -> None:
     url = f"{page_base()}?audience={slot_id or '1'}"
     win = js.window.open(url, "conquest-metagame-audience")
@@ -1521,6 +1574,8 @@ def wire_console() -> None:
     on(byid("mg-copy-view"), "click", lambda ev: copy("v"))
     on(byid("mg-audience-open"), "click", open_audience)
     on(byid("mg-speed"), "click", measure_speed)
+    on(byid("mg-download"), "click", download_campaign)
+    on(byid("mg-import"), "change", import_campaign)
 
 
 # -- the benchmark hook ---------------------------------------------------------------------

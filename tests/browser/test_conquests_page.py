@@ -62,6 +62,13 @@ def test_conquests_placement_and_danger_from_a_link(open_page) -> None:
     w = open_page("play/conquests/#" + make_fragment(match.save().to_json(), "h"))
     page = w.page
     page.wait_for_selector("#cq-game:not([hidden])")
+    # a reserve fighter shows its pattern too; before a General move it cannot be placed (C4)
+    soldier = page.locator("#cq-res-0 button", has_text="Soldier")
+    soldier.hover()
+    assert "White Soldier in the reserve, level 1 of 2: steps one square" in page.locator("#cq-info-text").inner_text()
+    assert page.locator("#cq-info-diagram .dot").count() == 3
+    soldier.click(force=True)  # aria-disabled: it explains instead of doing nothing
+    assert "move your General first" in page.locator("#notice-banner").inner_text()
     page.click("#cq-sq-c1")
     page.click("#cq-sq-c2")
     assert page.locator("#cq-place").is_visible()
@@ -74,8 +81,9 @@ def test_conquests_placement_and_danger_from_a_link(open_page) -> None:
     page.click("#cq-sq-f2")
     page.click("#cq-sq-d2")
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 2")
-    assert "Danger!" in page.locator("#cq-status").inner_text()
+    assert "Danger! White's General on c2 is attacked by the Lancer on d2 (C5)." in page.locator("#cq-status").inner_text()
     assert page.locator("#cq-marks .danger").count() == 1
+    assert page.locator("#cq-marks .danger-from").count() == 1
     w.assert_clean()
 
 
@@ -172,11 +180,19 @@ def ed_msg(page) -> str:
     return page.locator("#cq-ed-msg").inner_text()
 
 
-def test_conquests_position_editor(open_page) -> None:
+NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def test_conquests_position_editor(context, open_page) -> None:
+    """At 360 px wide (a small phone): nothing sticks out sideways, in the editor or the game."""
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     w = open_page("play/conquests/")
     page = w.page
+    page.set_viewport_size({"width": 360, "height": 740})
     page.click("#cq-edit-open")
     assert page.locator("#cq-editor").is_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert page.locator("#cq-ed-board").bounding_box()["width"] <= 360
     assert ed_msg(page) == "A valid position: White to move, 15 legal moves."
     # an empty board is refused with the parser's reason; so is every step until it is whole
     page.click("#cq-ed-clear")
@@ -224,7 +240,12 @@ def test_conquests_position_editor(open_page) -> None:
     assert page.input_value("#cq-ed-moveno") == "12"
     assert page.input_value("#cq-ed-quiet") == "7"
     assert page.locator("#cq-ed-res-1 button").count() == 1
-    assert "#setup=" in page.locator("#cq-ed-url").inner_text()
+    url = page.locator("#cq-ed-url").inner_text()
+    assert url.endswith("play/conquests/#setup=2g3%2F6%2F2L%2B%2B3%2F6%2F6%2F2G3%20s%20b%207%2012")
+    page.click("#cq-ed-copy")
+    page.wait_for_function("!document.getElementById('notice-banner').hidden")
+    assert page.locator("#notice-banner").inner_text().strip().startswith("Link copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == url
     # play from here, two people: the game starts at that position, Black in Danger
     page.select_option("#cq-seat-0", "human")
     page.select_option("#cq-seat-1", "human")
@@ -232,9 +253,15 @@ def test_conquests_position_editor(open_page) -> None:
     page.wait_for_selector("#cq-game:not([hidden])")
     assert page.locator("#cq-position").inner_text() == "2g3/6/2L++3/6/6/2G3 s b 7 12"
     status = page.locator("#cq-status").inner_text()
-    assert "Move 12: Black to move." in status and "Danger!" in status
-    page.click("#cq-sq-c6")
-    page.click("#cq-sq-b6")
+    assert "Move 12: Black to move." in status and "Black's General on c6 is attacked by the Lancer on c4" in status
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    # by keyboard on the game board: Enter chooses the General, an arrow and Enter move it
+    page.focus("#cq-sq-c6")
+    page.keyboard.press("Enter")
+    assert "General on c6" in page.locator("#cq-info-text").inner_text()
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == "cq-sq-b6"
+    page.keyboard.press("Enter")
     page.click("#cq-place-skip")  # the General could place its reserve Soldier (C4); not now
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1")
     # "Set up this position" takes the game's position back into the editor
@@ -262,4 +289,28 @@ def test_conquests_hostile_position_link_is_text(open_page) -> None:
     w2 = open_page("play/conquests/#setup=%E0%A4%A")
     assert "damaged" in w2.page.locator("#error-banner").inner_text()
     w2.assert_clean()
+    w.assert_clean()
+
+
+def test_conquests_computer_thinks_in_slices_within_its_time(context, open_page) -> None:
+    # the time per move is this browser's preference: 1 second
+    context.add_init_script("localStorage.setItem('conquest:conquests:think-seconds', '1')")
+    w = open_page("play/conquests/")
+    page = w.page
+    page.select_option("#cq-seat-0", "hard")  # the computer plays White: it moves first
+    page.select_option("#cq-seat-1", "human")
+    page.click("#cq-start")
+    page.wait_for_selector("#cq-thinking:not([hidden])")
+    assert page.input_value("#cq-think") == "1"
+    assert page.get_attribute("#cq-flip", "aria-pressed") == "true"  # Black's side at the bottom
+    # the page answers while the computer thinks: the flip button works at once
+    page.click("#cq-flip")
+    assert page.get_attribute("#cq-flip", "aria-pressed") == "false"
+    assert "is thinking" in page.locator("#cq-thinking-text").inner_text()
+    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1", timeout=30_000)
+    assert page.locator("#cq-thinking").is_hidden()
+    stats = page.locator("#cq-ai-stats")
+    assert "Computer (hard)" in stats.inner_text() and "nodes per second" in stats.inner_text()
+    assert int(stats.get_attribute("data-nps")) > 0
+    print(f"\nhard, 1 s per move: {stats.inner_text()}")
     w.assert_clean()

@@ -108,7 +108,7 @@ def _norm_players(raw: Any) -> list[dict[str, str]]:
         seen.add(name.casefold())
         colour = p.get("colour", PALETTE[i % len(PALETTE)])
         if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-            raise InvalidOptions("options.players.colour", f"M2: {name}'s colour must look like #1f77b4")
+            raise InvalidOptions("options.players.colour", f"M2: {name}'s colour must look like #56b4e9")
         colour = colour.lower()
         # the default colour is left out: 8 hex colours are ~60 characters of every link
         out.append(
