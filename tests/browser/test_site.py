@@ -199,3 +199,24 @@ def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
     assert w.page.locator("img[src='x']").count() == 0
     assert w.page.evaluate("localStorage.getItem('conquest:slots')") in (None, "[]")
     w.assert_clean()
+
+
+def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp_path: Path) -> None:
+    from tests.browser.conftest import watch
+
+    page = context.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url)
+    w.wait_engine()
+    assert page.evaluate("globalThis.conquestBoot") == "plain"
+    page.wait_for_function("globalThis.conquestSnapshot !== undefined", timeout=120_000)
+    assert page.evaluate("globalThis.conquestSnapshot") == "saved"
+    page.reload()
+    w.wait_engine()
+    assert page.evaluate("globalThis.conquestBoot") == "snapshot"
+    # the restored interpreter does real work: import a save file and list it
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(a_real_save()))
+    page.set_input_files("#import-file", str(f))
+    page.locator("#slot-list tbody tr").first.wait_for()
+    w.assert_clean()
