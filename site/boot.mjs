@@ -10,6 +10,7 @@ import { loadPyodide as plainLoad, version } from "./pyodide.mjs";
 export { version };
 
 const BUILD = __VERSION__;
+const SNAPSHOT_DELAY_MS = 4000;
 const CACHE = "python-snapshot";  // not "conquest-…": sw.js clears those on update
 const KEY = new URL("snapshot-" + BUILD + ".bin", import.meta.url).href;
 // Standard-library modules PyScript and the pages import anyway: imported before the
@@ -45,9 +46,12 @@ function snapshotLater() {
       console.warn("Python snapshot not taken:", err && err.message);
     }
   };
+  // a few seconds after the page is ready, when idle: the worker's one-off Python start
+  // should not compete with what the visitor does first (e.g. the computer's first move)
+  const idle = "requestIdleCallback" in globalThis ? (f) => requestIdleCallback(f, { timeout: 10000 }) : (f) => setTimeout(f, 0);
   const whenReady = () => {
     if (document.documentElement.dataset.engine === "ready") {
-      ("requestIdleCallback" in globalThis ? requestIdleCallback : setTimeout)(start, { timeout: 3000 });
+      setTimeout(() => idle(start), SNAPSHOT_DELAY_MS);
     } else {
       setTimeout(whenReady, 500);
     }
