@@ -12,7 +12,6 @@ Usage: python bench/conquests_page.py [--plies 6] [--think 1]
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -21,10 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.browser import launch_chromium  # noqa: E402
 from tools.serve import serve_in_thread  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 READY = "document.documentElement.dataset.engine === 'ready'"
 MOVES = "#cq-moves code"
 
@@ -64,7 +62,7 @@ def main() -> None:
         server, url = serve_in_thread(out)
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+                browser = launch_chromium(p)
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 # the computer's time per move is a preference kept in this browser
                 context.add_init_script(

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
 import tempfile
@@ -40,17 +39,9 @@ import metagame as engine_bench  # noqa: E402  (bench/metagame.py: bots and camp
 from conquest.games.metagame import GAME  # noqa: E402
 from conquest.savecode import make_fragment  # noqa: E402
 from conquest.session import replay  # noqa: E402
+from tools.browser import launch_chromium  # noqa: E402
 from tools.serve import serve_in_thread  # noqa: E402
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 READY = "document.documentElement.dataset.engine === 'ready'"
 #: a typical GitHub Pages address of the page, for the length of a real link
 PAGES_URL = "https://conquest-games.github.io/conquest/play/metagame/"
@@ -102,7 +93,7 @@ def main() -> int:
             build.build(site)
         server, url = serve_in_thread(site)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+            browser = launch_chromium(p)
             page = browser.new_context().new_page()
             page.goto(url + "play/metagame/")
             page.wait_for_function(READY, timeout=120_000)

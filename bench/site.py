@@ -24,10 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.browser import launch_chromium  # noqa: E402
 from tools.serve import Handler, serve_in_thread  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 READY = "document.documentElement.dataset.engine === 'ready'"
 
 BARE = """<!doctype html>
@@ -124,7 +123,7 @@ def main() -> int:
         bare_dir = make_baseline(Path(tmp))
         ours_srv, ours = serve_in_thread(Path(args.site))
         bare_srv, bare = serve_in_thread(bare_dir)
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+        browser = launch_chromium(p)
         # interleaved, so a busy moment of the machine hits both pages alike
         results: dict[str, dict[str, list[dict[str, float]]]] = {
             "conquest": {"cold": [], "warm": [], "offline": []},

@@ -17,17 +17,9 @@ from typing import Any
 
 import pytest
 
+from tools.browser import launch_chromium
 from tools.serve import serve_in_thread
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 ENGINE_TIMEOUT_MS = 90_000
 
 
@@ -57,11 +49,10 @@ def base_url(site_dir: Path) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    exe = shutil.which("chromium")
-    if exe is None:
+    if shutil.which("chromium") is None:
         pytest.fail("Debian's chromium is required for the browser tests: apt-get install -y chromium")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        b = launch_chromium(p)
         yield b
         b.close()
 
