@@ -143,7 +143,7 @@ def test_truncated_and_trailing() -> None:
         {"v": True, "game": "x", "options": {}, "log": []},
         {"v": 1, "game": "<img src=x>", "options": {}, "log": []},
         {"v": 1, "game": "x", "options": [], "log": []},
-        {"v": 1, "game": "x", "options": {}, "log": "abc"},
+        {"v": 1, "game": "x", "options": {}, "log": 5},
         {"v": 1, "game": "x", "options": {}, "log": [1, 2]},
         {"v": 1, "game": "x", "options": {}, "log": [], "extra": 1},
         {"v": 1, "game": "x", "options": {"a": float("nan")}, "log": []},
@@ -178,3 +178,15 @@ def test_random_bytes_fuzz() -> None:
             decode_save(code)
         except SaveCodeError:
             pass
+
+
+def test_links_join_the_log_and_files_do_not() -> None:
+    save = {"v": 1, "game": "x", "options": {}, "log": ["a1", "b2 c", "d;e"]}
+    assert decode_save(encode_save(save)) == save  # an entry with ';' keeps the list form
+    plain = {"v": 1, "game": "x", "options": {}, "log": ["a1", "b2 c"]}
+    code = encode_save(plain)
+    packed = base64.urlsafe_b64decode(code[3:] + "=" * (-len(code[3:]) % 4))
+    assert json.loads(zlib.decompress(packed, -15))["log"] == "a1;b2 c"
+    assert decode_save(code) == plain
+    with pytest.raises(SaveCodeError):  # a file always has the list form
+        parse_save_json(json.dumps({**plain, "log": "a1;b2 c"}))
