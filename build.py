@@ -375,10 +375,10 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
     )
     out: dict[str, bytes] = {}
     nav = [{"href": "", "label": "Games"}, {"href": "maps/", "label": "Maps"}, {"href": "credits/", "label": "Credits"}]
+    modules = page_modules()
     for page in pages:
         depth = page.path.count("/")
         root = "../" * depth
-        modules = page_modules()
         if page.script not in modules:
             where = SITE_SRC / "games" / f"{page.script[5:]}.py" if page.script.startswith("play_") else (
                 SITE_SRC / "py" / "pages" / f"{page.script}.py"
