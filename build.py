@@ -121,8 +121,8 @@ class Inputs:
     games: dict[str, Any]
     rules: dict[str, tuple[str, str]]  # id -> (title, markdown)
     maps: list[Any] = field(default_factory=list)
-    world_data: dict[str, Any] | None = None
-    conquests_data: dict[str, Any] | None = None
+    world_data: dict[str, Any] = field(default_factory=dict)
+    conquests_data: dict[str, Any] = field(default_factory=dict)
     credits: list[dict[str, str]] = field(default_factory=list)
     pyodide_version: str = ""
     pyscript_version: str = ""
@@ -173,8 +173,11 @@ def load_inputs() -> Inputs:
                 raise BuildError(ROOT / "conquest" / "data" / "maps" / f"{map_id}.json", str(exc)) from None
 
     data_dir = ROOT / "conquest" / "data"
-    world = read_json(data_dir / "world.json") if (data_dir / "world.json").exists() else None
-    conquests = read_json(data_dir / "conquests.json") if (data_dir / "conquests.json").exists() else None
+    world = read_json(data_dir / "world.json")
+    for key in ("trade_values", "trade_step_after"):
+        if key not in world:
+            raise BuildError(data_dir / "world.json", f"missing {key!r}")
+    conquests = read_json(data_dir / "conquests.json")
 
     pyodide_pkg = read_json(NODE / "pyodide" / "package.json")
     pyscript_pkg = read_json(NODE / "@pyscript" / "core" / "package.json")
@@ -243,10 +246,10 @@ def markdown_to_html(text: str, source: Path, replacements: dict[str, Callable[[
     return body
 
 
-def world_card_table(data: dict[str, Any] | None, source: Path) -> str:
-    """W5's trade values, from the game's data file (or the ruling's numbers before it exists)."""
-    values = (data or {}).get("trade_values", [4, 6, 8, 10, 12, 15])
-    step = (data or {}).get("trade_step_after", 5)
+def world_card_table(data: dict[str, Any], source: Path) -> str:
+    """W5's trade values, from the game's data file conquest/data/world.json."""
+    values = data["trade_values"]
+    step = data["trade_step_after"]
     rows = "".join(f"<tr><td>{i + 1}</td><td>{v}</td></tr>" for i, v in enumerate(values))
     n = len(values)
     more = "".join(
@@ -260,20 +263,13 @@ def world_card_table(data: dict[str, Any] | None, source: Path) -> str:
 
 
 def world_continent_table(maps: list[Any], source: Path) -> str:
+    """W1's continents and bonuses: the groups of the world42 map."""
     world = next((m for m in maps if m.id == "world42"), None)
-    if world is not None:
-        groups = [(g.name, len(g.territories), g.bonus) for g in world.groups]
-    else:
-        groups = [
-            ("North America", 9, 5),
-            ("South America", 4, 2),
-            ("Europe", 7, 5),
-            ("Africa", 6, 3),
-            ("Asia", 12, 7),
-            ("Australia", 4, 2),
-        ]
+    if world is None:
+        raise BuildError(ROOT / "conquest" / "data" / "maps" / "world42.json", "needed for [[table:world-continents]]")
     rows = "".join(
-        f"<tr><td>{html.escape(n)}</td><td>{c}</td><td>+{b}</td></tr>" for n, c, b in groups
+        f"<tr><td>{html.escape(g.name)}</td><td>{len(g.territories)}</td><td>+{g.bonus}</td></tr>"
+        for g in world.groups
     )
     return (
         '<table class="data"><caption>Continents and their bonuses (W1, W4)</caption>'
@@ -282,9 +278,7 @@ def world_continent_table(maps: list[Any], source: Path) -> str:
     )
 
 
-def conquests_diagrams(data: dict[str, Any] | None, source: Path) -> str:
-    if data is None:
-        raise BuildError(ROOT / "conquest" / "data" / "conquests.json", "needed for [[diagrams:conquests]]")
+def conquests_diagrams(data: dict[str, Any], source: Path) -> str:
     try:
         from buildlib.conquests_diagrams import render_move_diagrams
     except ImportError as exc:
