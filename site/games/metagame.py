@@ -46,7 +46,7 @@ from conquest.games.metagame.actions import format_alloc, parse_action
 from conquest.games.metagame.engine import PALETTE, PALETTE_NAMES
 from conquest.games.metagame.view import builtin_games
 from conquest.rng import Rng
-from conquest.savecode import SaveCodeError, validate_save
+from conquest.savecode import validate_save
 from conquest.session import Match
 from conquest.store import StorageError
 
@@ -1463,15 +1463,8 @@ def download_campaign(ev: Any) -> None:
 
 async def import_campaign(ev: Any) -> None:
     """A campaign file (from "Download"): checked by replaying it, then stored in a new slot."""
-    picked_file = await frame.read_file(ev.target)
-    ev.target.value = ""
-    if picked_file is None:
-        return
-    filename, text = picked_file
-    try:
-        slot = frame.import_file_text(text, filename)
-    except (SaveCodeError, StorageError) as exc:
-        frame.show_error(f"{filename} could not be opened: {exc}")
+    slot = await frame.import_from_input(ev.target, failed="could not be opened")
+    if slot is None:
         return
     if slot.game != GAME.id:
         frame.show_notice(

@@ -277,6 +277,24 @@ async def read_file(input_el: Any) -> tuple[str, str] | None:
     return str(f.name), str(text)
 
 
+async def import_from_input(input_el: Any, failed: str = "could not be imported") -> Slot | None:
+    """The file picked in ``input_el``, checked by replaying it and stored in a new slot.
+
+    A bad file says why in the error banner (``<file name> could not be imported: …``) and
+    adds nothing; the input is cleared so the same file can be picked again.
+    """
+    picked = await read_file(input_el)
+    input_el.value = ""
+    if picked is None:
+        return None
+    filename, text = picked
+    try:
+        return import_file_text(text, filename)
+    except (SaveCodeError, StorageError) as exc:
+        show_error(f"{filename} {failed}: {exc}")
+        return None
+
+
 def import_file_text(text: str, filename: str) -> Slot:
     save = parse_save_json(text, what="file")
     check_save(save)

@@ -130,15 +130,8 @@ def on_check(ev) -> None:
 
 
 async def on_import(ev) -> None:
-    picked = await frame.read_file(ev.target)
-    ev.target.value = ""
-    if picked is None:
-        return
-    filename, text = picked
-    try:
-        slot = frame.import_file_text(text, filename)
-    except (SaveCodeError, StorageError) as exc:
-        frame.show_error(f"{filename} could not be imported: {exc}")
+    slot = await frame.import_from_input(ev.target)
+    if slot is None:
         return
     frame.show_notice(f"Imported “{slot.name}”.")
     render()
