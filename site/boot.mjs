@@ -59,7 +59,7 @@ function snapshotLater() {
   whenReady();
 }
 
-export async function loadPyodide(options = {}) {
+async function boot(options) {
   performance.mark("python-load-start");  // the benchmark reads these marks
   const snapshot = await readSnapshot();
   if (snapshot) {
@@ -77,5 +77,25 @@ export async function loadPyodide(options = {}) {
   globalThis.conquestBoot = "plain";
   performance.mark("python-load-end");
   if ("caches" in globalThis && "Worker" in globalThis) snapshotLater();
+  return py;
+}
+
+let booting = null;
+
+// Called by frame.js as soon as the page starts, so Python boots while PyScript itself is
+// still loading and reading its configuration; PyScript's call below then gets the same
+// interpreter. PyScript passes only indexURL (this folder), stdout and stderr, so the early
+// boot uses the same indexURL and the streams are attached when PyScript asks.
+export function preboot() {
+  if (!booting) booting = boot({ indexURL: new URL("./", import.meta.url).href });
+  return booting;
+}
+
+export async function loadPyodide(options = {}) {
+  const { stdout, stderr, ...rest } = options;
+  if (!booting) booting = boot({ ...rest, indexURL: rest.indexURL || new URL("./", import.meta.url).href });
+  const py = await booting;
+  if (stdout) py.setStdout({ batched: stdout });
+  if (stderr) py.setStderr({ batched: stderr });
   return py;
 }

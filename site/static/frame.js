@@ -39,6 +39,13 @@ window.addEventListener("unhandledrejection", (ev) => {
 window.conquestEngineFailed = (message) => fail(String(message));
 performance.mark("frame-start");
 
+// Start booting Python now, in parallel with PyScript's own loading (see boot.mjs).
+if (location.protocol !== "file:") {
+  import(new URL(root + "runtime/pyodide/conquest-boot.mjs", location.href).href)
+    .then((boot) => boot.preboot())
+    .catch((err) => console.warn("early Python boot unavailable:", err && err.message));
+}
+
 // Offline: cache the whole site on the first visit (see sw.js). Registered once the engine
 // is up, so the worker's downloads never compete with the page's own start; it revalidates
 // what the page already fetched instead of downloading it again. A new build brings a new
