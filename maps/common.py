@@ -217,6 +217,21 @@ def write_json(obj: dict, path: Path) -> int:
     return len(text.encode("utf-8"))
 
 
+def bfs_distances(adj: dict[str, set[str]], source: str) -> dict[str, int]:
+    """Edge distances from ``source`` to every territory it reaches (breadth-first)."""
+    dist = {source: 0}
+    frontier = [source]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in adj[u]:
+                if v not in dist:
+                    dist[v] = dist[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return dist
+
+
 def bfs_diameter(ids: Iterable[str], edges: Iterable[tuple[str, str]]) -> int:
     """Graph diameter (all-pairs BFS; small graphs only)."""
     adj: dict[str, set[str]] = {i: set() for i in ids}
@@ -225,16 +240,7 @@ def bfs_diameter(ids: Iterable[str], edges: Iterable[tuple[str, str]]) -> int:
         adj[b].add(a)
     best = 0
     for s in adj:
-        dist = {s: 0}
-        frontier = [s]
-        while frontier:
-            nxt = []
-            for u in frontier:
-                for v in adj[u]:
-                    if v not in dist:
-                        dist[v] = dist[u] + 1
-                        nxt.append(v)
-            frontier = nxt
+        dist = bfs_distances(adj, s)
         if len(dist) != len(adj):
             return -1
         best = max(best, max(dist.values()))

@@ -29,6 +29,7 @@ from shapely.strtree import STRtree
 
 from .common import (
     Albers,
+    bfs_distances,
     census_file,
     clean,
     geonames_cities,
@@ -782,19 +783,8 @@ def _ext(x1: float, y1: float, x2: float, y2: float, by: float) -> list[float]:
 
 
 def _graph_distance(adj: dict[str, set[str]], a: str, b: str) -> int:
-    dist = {a: 0}
-    frontier = [a]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v in adj[u]:
-                if v not in dist:
-                    dist[v] = dist[u] + 1
-                    if v == b:
-                        return dist[v]
-                    nxt.append(v)
-        frontier = nxt
-    return 10**6
+    """Land distance between two territories (10**6 when not connected)."""
+    return bfs_distances(adj, a).get(b, 10**6)
 
 
 def build_context(frame: Frame, land) -> list[dict]:
