@@ -32,41 +32,11 @@ NODE = ROOT / "node_modules"
 
 sys.path.insert(0, str(ROOT))
 
-# The order of the five games on the site, and what the site says of each. The rules pages
-# exist for all five; a play page exists only once the game's engine and template exist.
-GAME_INFO: list[dict[str, str]] = [
-    {
-        "id": "metagame",
-        "title": "Conquest Metagame",
-        "players": "2–8 players, with a host",
-        "blurb": "A campaign over a balkanized USA of 100 territories. Invasions are settled by a "
-        "weighted wheel that picks the two-player game to duel with.",
-    },
-    {
-        "id": "world",
-        "title": "World Conquest",
-        "players": "3–6 seats, hot-seat or bots",
-        "blurb": "The classic 42-territory world conquest with dice and cards.",
-    },
-    {
-        "id": "reign",
-        "title": "To Reign Supreme",
-        "players": "2 players",
-        "blurb": "A card game of wealth and military over six territories.",
-    },
-    {
-        "id": "campaign",
-        "title": "Short Campaign",
-        "players": "3 players, humans or bots",
-        "blurb": "A trivia conquest: guess closest to expand, answer right to invade.",
-    },
-    {
-        "id": "conquests",
-        "title": "The Game of Conquests",
-        "players": "2 players, or against the computer",
-        "blurb": "A 6x6 abstract game where captured fighters come back promoted.",
-    },
-]
+# The games on the site, in order, from each game's data file (conquest/catalog.py): the
+# rules pages exist for all of them; a play page exists once the engine and template exist.
+from conquest.catalog import CatalogError, catalog  # noqa: E402
+
+GAME_INFO: list[dict[str, Any]] = []
 
 # Pyodide files a page needs (no packages: the engines use the standard library only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
@@ -144,10 +114,13 @@ def load_inputs() -> Inputs:
         registry = games()
     except Exception as exc:  # a broken engine module must name itself
         raise BuildError(ROOT / "conquest" / "games", f"a game failed to load: {exc!r}") from exc
-    known = {g["id"] for g in GAME_INFO}
+    try:
+        GAME_INFO[:] = [f.to_json() for f in catalog().values()]
+    except CatalogError as exc:
+        raise BuildError(ROOT / "conquest" / "data", str(exc)) from None
     for gid in registry:
-        if gid not in known:
-            raise BuildError(ROOT / "build.py", f"game {gid!r} is registered but not in GAME_INFO")
+        if gid not in catalog():
+            raise BuildError(ROOT / "conquest" / "data" / f"{gid}.json", f"game {gid!r} is registered but has no 'facts'")
 
     rules: dict[str, tuple[str, str]] = {}
     for info in GAME_INFO:
@@ -229,7 +202,7 @@ def markdown_to_html(text: str, source: Path, replacements: dict[str, Callable[[
     out: list[str] = []
     chunk: list[str] = []
     for line in text.splitlines():
-        marker = re.fullmatch(r"\s*\[\[([a-z]+:[a-z0-9-]+)\]\]\s*", line)
+        marker = re.fullmatch(r"\s*\[\[([a-z]+:[a-z0-9-]+(?::[a-z0-9-]+)?)\]\]\s*", line)
         if marker:
             out.append(md.render("\n".join(chunk)))
             chunk = []
@@ -278,6 +251,21 @@ def world_continent_table(maps: list[Any], source: Path) -> str:
     )
 
 
+def data_table(table: dict[str, Any], source: Path) -> str:
+    """One table a game gives its rules page (``Game.rules_tables``), escaped here."""
+    try:
+        caption, head, rows = table["caption"], table["head"], table["rows"]
+    except (KeyError, TypeError):
+        raise BuildError(source, "a rules table needs caption, head and rows") from None
+    cell = lambda v: html.escape(str(v))  # noqa: E731
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return (
+        f'<div class="table-scroll"><table class="data"><caption>{cell(caption)}</caption>'
+        "<thead><tr>" + "".join(f"<th>{cell(h)}</th>" for h in head) + "</tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
 def conquests_diagrams(data: dict[str, Any], source: Path) -> str:
     try:
         from buildlib.conquests_diagrams import render_move_diagrams
@@ -321,6 +309,9 @@ def plan_pages(inp: Inputs) -> list[Page]:
             "table:world-continents": lambda s=source: world_continent_table(inp.maps, s),
             "diagrams:conquests": lambda s=source: conquests_diagrams(inp.conquests_data, s),
         }
+        if gid in inp.games:
+            for name, table in inp.games[gid].rules_tables().items():
+                replacements[f"table:{gid}:{name}"] = lambda t=table, s=source: data_table(t, s)
         body = markdown_to_html(text, source, replacements)
         pages.append(
             Page(

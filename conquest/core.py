@@ -36,6 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from conquest.catalog import GameFacts, facts
+
 __all__ = [
     "ConquestError",
     "GameError",
@@ -117,14 +119,30 @@ A = TypeVar("A")
 class Game(ABC, Generic[S, A]):
     """One game's rules. Subclasses are stateless: all state is in the state values."""
 
-    #: stable identifier used in saves, links, URLs and the registry
+    #: stable identifier used in saves, links, URLs and the registry; the game's facts
+    #: (title, seats, rulings prefix) are read from ``conquest/data/<id>.json`` by id
     id: str = ""
-    #: display name
-    title: str = ""
-    min_players: int = 2
-    max_players: int = 2
-    #: the seed text file this game's rules come from, and its rulings prefix (e.g. "M")
-    ruling_prefix: str = ""
+
+    @property
+    def facts(self) -> GameFacts:
+        """The game's facts, declared once in its data file (see :mod:`conquest.catalog`)."""
+        return facts(self.id)
+
+    @property
+    def title(self) -> str:
+        return self.facts.title
+
+    @property
+    def min_players(self) -> int:
+        return self.facts.min_seats
+
+    @property
+    def max_players(self) -> int:
+        return self.facts.max_seats
+
+    @property
+    def ruling_prefix(self) -> str:
+        return self.facts.ruling_prefix
 
     # -- set-up -----------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -176,6 +194,15 @@ class Game(ABC, Generic[S, A]):
 
     @abstractmethod
     def state_from_json(self, obj: Mapping[str, Any]) -> S: ...
+
+    def rules_tables(self) -> dict[str, dict[str, Any]]:
+        """Tables for the rules page, built from the game's data file.
+
+        ``{name: {"caption": str, "head": [str, ...], "rows": [[cell, ...], ...]}}``; the
+        rules text places one with the marker ``[[table:<game id>:<name>]]``. Data, not
+        markup: build.py renders and escapes it, so the numbers have one owner.
+        """
+        return {}
 
     # -- helpers shared by all games ----------------------------------------------------
     def is_terminal(self, state: S) -> bool:

@@ -347,10 +347,6 @@ class ConquestsGame(Game[State, Action]):
     """The rules of The Game of Conquests as the :class:`conquest.core.Game` protocol."""
 
     id = "conquests"
-    title = "The Game of Conquests"
-    min_players = 2
-    max_players = 2
-    ruling_prefix = "C"
 
     # -- set-up ----------------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -244,10 +244,6 @@ class MetagameGame(Game[State, Action]):
     """Conquest Metagame: a 2-8 player campaign where a weighted wheel picks each duel."""
 
     id = "metagame"
-    title = "Conquest Metagame"
-    min_players = 2
-    max_players = 8
-    ruling_prefix = "M"
 
     # -- set-up -----------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
