@@ -195,6 +195,38 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def state_from_json(self, obj: Mapping[str, Any]) -> S: ...
 
+    # -- what the shared page shell asks of every game ------------------------------------
+    #: True when ``view`` differs between seats (hands, secret picks): on one shared device
+    #: the shell then hides the board behind a pass-the-device screen between seats.
+    hidden_information: bool = False
+
+    def stats(self, state: S) -> dict[str, list[float]]:
+        """Per-seat numbers the shell charts over time, e.g. ``{"Territories": [...]}``.
+
+        One list per named number, one value per seat. Computed from the state alone, so a
+        chart is a replay of the log.
+        """
+        return {}
+
+    def simultaneous(self, state: S) -> tuple[int, ...]:
+        """Seats that must each choose in secret now (a battle's cards, a quiz's answers).
+
+        Empty when the next step is an ordinary one. While it is not empty, each seat's
+        part comes from ``secret_choices``; the shell keeps the parts in the page (never in
+        a save, link or view) and applies ``join_secret(state, parts)`` as one logged step,
+        the reveal. ``legal_actions`` then lists joint actions (or, where parts are
+        open-ended like a guess, a representative finite set of them).
+        """
+        return ()
+
+    def secret_choices(self, state: S, seat: int) -> list[Any]:
+        """The parts ``seat`` may choose at a simultaneous step (what its controls offer)."""
+        return []
+
+    def join_secret(self, state: S, parts: Mapping[int, Any]) -> A:
+        """One action from every secret part; raises IllegalAction for a part not allowed."""
+        raise NotImplementedError(f"{self.id} has no simultaneous steps")
+
     def rules_tables(self) -> dict[str, dict[str, Any]]:
         """Tables for the rules page, built from the game's data file.
 
