@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -226,6 +226,16 @@ class Game(ABC, Generic[S, A]):
     def join_secret(self, state: S, parts: Mapping[int, Any]) -> A:
         """One action from every secret part; raises IllegalAction for a part not allowed."""
         raise NotImplementedError(f"{self.id} has no simultaneous steps")
+
+    def bot_levels(self) -> dict[str, Callable[[Any], Any]]:
+        """The computer players, weakest first: ``{level name: factory(rng) -> Bot}``.
+
+        Every game has at least a random player; games override this with their own levels
+        (see :mod:`conquest.bots`). The set-up offers these names for each seat.
+        """
+        from conquest.bots import RandomBot
+
+        return {"Random": RandomBot}
 
     def rules_tables(self) -> dict[str, dict[str, Any]]:
         """Tables for the rules page, built from the game's data file.

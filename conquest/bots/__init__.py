@@ -10,27 +10,61 @@ Game-specific bots live in modules next to this one (``metagame_greedy`` ...).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any
 
 from conquest.core import Game
 from conquest.rng import Rng
 from conquest.session import Match
 
-__all__ = ["Bot", "RandomBot", "play_match"]
+__all__ = ["Bot", "RandomBot", "play_match", "run_thinking"]
 
 
-class Bot(Protocol):
-    """Anything that picks an action for the seat to move."""
+class Bot:
+    """A computer player. Subclasses override ``think`` (sliced) or ``choose`` (at once).
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any: ...
-
-
-class RandomBot:
-    """Uniform over ``legal_actions``: the baseline and the conformance test's player."""
+    ``think`` is a generator that yields (``None``) every few milliseconds of work and
+    returns the action: the page's bot runner drives it in slices so the page keeps
+    answering clicks, shows that the bot is thinking, and can stop it. ``choose`` runs the
+    same thinking to the end, for tests, benchmarks and the CPython match driver.
+    ``think_secret`` picks this seat's part at a simultaneous secret step
+    (``Game.simultaneous``) from its own view only.
+    """
 
     def __init__(self, rng: Rng | None = None) -> None:
         self.rng = rng if rng is not None else Rng(None)
+
+    def think(self, game: Game[Any, Any], state: Any) -> Generator[None, None, Any]:
+        if type(self).choose is Bot.choose:
+            raise NotImplementedError(f"{type(self).__name__} overrides neither think nor choose")
+        return self.choose(game, state)
+        yield  # pragma: no cover - makes this a generator
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return run_thinking(self.think(game, state))
+
+    def think_secret(self, game: Game[Any, Any], state: Any, seat: int) -> Generator[None, None, Any]:
+        parts = game.secret_choices(state, seat)
+        if not parts:
+            raise ValueError(f"seat {seat} has no secret choice to make")
+        return parts[self.rng.below(len(parts))]
+        yield  # pragma: no cover - makes this a generator
+
+    def choose_secret(self, game: Game[Any, Any], state: Any, seat: int) -> Any:
+        return run_thinking(self.think_secret(game, state, seat))
+
+
+def run_thinking(thinking: Generator[None, None, Any]) -> Any:
+    """Drive a bot's thinking to its end and return what it chose."""
+    while True:
+        try:
+            next(thinking)
+        except StopIteration as stop:
+            return stop.value
+
+
+class RandomBot(Bot):
+    """Uniform over ``legal_actions``: the baseline and the conformance test's player."""
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         actions = game.legal_actions(state)
@@ -60,8 +94,13 @@ def play_match(
         state = match.state
         if not match.game.legal_actions(state):
             break
-        seat = match.game.to_move(state)
-        action = pick(0 if seat is None else seat).choose(match.game, state)
+        secret = match.game.simultaneous(state)
+        if secret:
+            parts = {s: pick(s).choose_secret(match.game, state, s) for s in secret}
+            action = match.game.join_secret(state, parts)
+        else:
+            seat = match.game.to_move(state)
+            action = pick(0 if seat is None else seat).choose(match.game, state)
         match.play(action)
         played += 1
         if on_step is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conquest.bots import Bot
 from conquest.games.metagame.actions import (
     Block,
     Claim,
@@ -36,9 +37,9 @@ from conquest.rng import Rng
 __all__ = ["GreedyMetagameBot"]
 
 
-class GreedyMetagameBot:
+class GreedyMetagameBot(Bot):
     def __init__(self, rng: Rng | None = None, duel_odds: float = 0.5) -> None:
-        self.rng = rng if rng is not None else Rng(None)
+        super().__init__(rng)
         self.duel_odds = duel_odds
 
     def choose(self, game: MetagameGame, state: State) -> Any:
