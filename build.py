@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 # The games on the site, in order, from each game's data file (conquest/catalog.py): the
 # rules pages exist for all of them; a play page exists once the engine and template exist.
 from conquest.catalog import CatalogError, catalog  # noqa: E402
+from conquest.seats import PALETTE, PALETTE_NAMES  # noqa: E402
 
 GAME_INFO: list[dict[str, Any]] = []
 
@@ -341,7 +342,19 @@ def plan_pages(inp: Inputs) -> list[Page]:
         pages.append(Page("maps/index.html", "maps.html", {"maps": rendered}, "static"))
     for info in playable:
         gid = info["id"]
-        ctx: dict[str, Any] = {"game": info}
+        game = inp.games[gid]
+        n = game.max_players
+        ctx: dict[str, Any] = {
+            "game": info,
+            "palette": list(zip(PALETTE, PALETTE_NAMES, strict=True)),
+            "bot_levels": list(game.bot_levels()),
+            "default_seats": game.min_players,
+            "seat_names": [f"Player {i + 1}" for i in range(n)],
+            "seat_who": ["human"] * n,
+            "duel_games": [
+                (g.id, g.title) for g in inp.games.values() if g.id != gid and g.min_players <= 2 <= g.max_players
+            ],
+        }
         if inp.maps:
             ctx["maps"] = {m.id: m for m in inp.maps}
         pages.append(Page(f"play/{gid}/index.html", f"games/{gid}.html", ctx, f"play_{gid}"))
@@ -467,7 +480,10 @@ BOOTSTRAP = """# Written by build.py: run the page module, and say so in the pag
 import js
 
 try:
-    import {module}  # noqa: F401
+    import {module} as page
+
+    if hasattr(page, "main"):
+        page.main()
 except BaseException as exc:
     js.window.conquestEngineFailed(f"{{type(exc).__name__}}: {{exc}}")
     raise

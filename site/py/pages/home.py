@@ -153,4 +153,3 @@ def main() -> None:
     frame.ready()
 
 
-main()

@@ -1,0 +1,194 @@
+"""The one builder that turns :mod:`ui` trees into the page's DOM (browser only).
+
+Why patch in place instead of replacing: a re-render after every step must not drop the
+keyboard focus, the text being typed or a scrolled list. ``mount`` walks the old DOM and
+the new tree side by side, keeps elements whose tag matches, and only sets what changed.
+
+Why delegated events: a handler per element per render would need a JS proxy each time
+(and leak them). Instead each element with handlers gets ``data-on-<type>`` keys, and one
+listener per event type on the document finds the nearest key and calls the Python handler.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
+from ui import Event, Node
+
+document = js.document
+_handlers: dict[str, Any] = {}
+_owned: dict[str, list[str]] = {}  # mount id -> handler keys it made
+_counter = [0]
+_listening: set[str] = set()
+_report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
+_proxies: list[Any] = []
+
+
+def nullish(value: Any) -> bool:
+    """JS ``null`` arrives as ``jsnull`` (not None) in Pyodide; ``undefined`` as None."""
+    return value is None or value is jsnull
+
+
+def set_reporter(fn: Any) -> None:
+    """Who shows a handler's exception to people (the shell's message area)."""
+    _report[0] = fn
+
+
+def _dispatch(ev: Any) -> None:
+    kind = {"focusin": "focus", "focusout": "blur"}.get(str(ev.type), str(ev.type))
+    attr = f"data-on-{kind}"
+    target = ev.target
+    node = None if nullish(target) or not hasattr(target, "closest") else target.closest(f"[{attr}]")
+    if nullish(node):
+        return
+    fn = _handlers.get(str(node.getAttribute(attr)))
+    if fn is None:
+        return
+    value = ""
+    checked = False
+    try:
+        if hasattr(node, "value") and not nullish(node.value):
+            value = str(node.value)
+        checked = bool(getattr(node, "checked", False))
+    except Exception:  # an element without value: nothing to read
+        pass
+    detail = getattr(ev, "detail", None)
+    detail = None if nullish(detail) else detail
+    key = str(getattr(ev, "key", "") or "")
+    x = float(getattr(ev, "clientX", 0) or 0)
+    y = float(getattr(ev, "clientY", 0) or 0)
+    data = _dataset(node)
+    under: dict[str, str] = {}
+    if kind.startswith("pointer"):
+        hit = document.elementFromPoint(x, y)
+        hit = None if nullish(hit) else hit.closest("[data-sq], [data-index], [data-key]")
+        under = {} if nullish(hit) else _dataset(hit)
+    fields: dict[str, str] = {}
+    if kind == "submit":
+        ev.preventDefault()
+        for pair in js.FormData.new(node).entries():
+            fields[str(pair[0])] = str(pair[1])
+    event = Event(
+        type=kind, value=value, checked=checked, key=key, detail=detail, fields=fields,
+        x=x, y=y, data=data, under=under, raw=ev,
+    )
+    try:
+        fn(event)
+    except Exception as exc:
+        if _report[0] is not None:
+            _report[0](exc)
+        else:
+            raise
+
+
+def _dataset(node: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for a in node.attributes:
+        name = str(a.name)
+        if name.startswith("data-") and not name.startswith("data-on-"):
+            out[name[5:]] = str(a.value)
+    return out
+
+
+def _listen(kind: str) -> None:
+    if kind in _listening:
+        return
+    _listening.add(kind)
+    proxy = create_proxy(_dispatch)
+    _proxies.append(proxy)
+    # focus and blur do not bubble: their bubbling twins are focusin and focusout
+    dom_kind = {"focus": "focusin", "blur": "focusout"}.get(kind, kind)
+    document.addEventListener(dom_kind, proxy)
+
+
+def _key(owner: str, fn: Any) -> str:
+    _counter[0] += 1
+    k = f"{owner}.{_counter[0]}"
+    _handlers[k] = fn
+    _owned.setdefault(owner, []).append(k)
+    return k
+
+
+def _attrs_of(node: Node, owner: str) -> dict[str, str]:
+    attrs = dict(node.attrs)
+    for kind, fn in node.on.items():
+        _listen(kind)
+        attrs[f"data-on-{kind}"] = _key(owner, fn)
+    return attrs
+
+
+def _create(node: Node | str, owner: str) -> Any:
+    if isinstance(node, str):
+        return document.createTextNode(node)
+    el = document.createElementNS(node.ns, node.tag) if node.ns else document.createElement(node.tag)
+    for k, v in _attrs_of(node, owner).items():
+        el.setAttribute(k, v)
+    for c in node.children:
+        el.appendChild(_create(c, owner))
+    _set_props(el, node)
+    return el
+
+
+def _set_props(el: Any, node: Node) -> None:
+    for k, v in node.props.items():
+        if k == "value":
+            if str(el.value) != str(v) and document.activeElement != el:
+                el.value = str(v)
+        elif k == "checked":
+            el.checked = bool(v)
+
+
+def _patch(el: Any, node: Node | str, owner: str) -> Any:
+    """Make ``el`` show ``node``; returns the element now in its place."""
+    if isinstance(node, str):
+        if int(el.nodeType) == 3:
+            if str(el.data) != node:
+                el.data = node
+            return el
+        new = document.createTextNode(node)
+        el.replaceWith(new)
+        return new
+    same = int(el.nodeType) == 1 and str(el.localName) == node.tag and (
+        (node.ns or "http://www.w3.org/1999/xhtml") == str(el.namespaceURI)
+    )
+    if not same:
+        new = _create(node, owner)
+        el.replaceWith(new)
+        return new
+    want = _attrs_of(node, owner)
+    for name in [str(a.name) for a in el.attributes]:
+        if name not in want:
+            el.removeAttribute(name)
+    for k, v in want.items():
+        if el.getAttribute(k) != v:
+            el.setAttribute(k, v)
+    _patch_children(el, node.children, owner)
+    _set_props(el, node)
+    return el
+
+
+def _patch_children(el: Any, children: list[Node | str], owner: str) -> None:
+    existing = list(el.childNodes)
+    for i, child in enumerate(children):
+        if i < len(existing):
+            _patch(existing[i], child, owner)
+        else:
+            el.appendChild(_create(child, owner))
+    for extra in existing[len(children) :]:
+        extra.remove()
+
+
+def mount(container: Any, tree: Node, owner: str | None = None) -> None:
+    """Show ``tree`` inside ``container`` (a fragment's children, or the one node)."""
+    if nullish(container):
+        return
+    owner = owner or str(container.id or "anon")
+    for k in _owned.pop(owner, []):
+        _handlers.pop(k, None)
+    children = tree.children if tree.tag == "#fragment" else [tree]
+    _patch_children(container, children, owner)
+
+
+def mount_id(element_id: str, tree: Node) -> None:
+    mount(document.getElementById(element_id), tree, element_id)

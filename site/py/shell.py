@@ -1,0 +1,1017 @@
+"""The shell every game page stands on: its logic and its shared renderers, browser-free.
+
+Why one shell: links, save slots, the log, undo, "viewing step N", seats with bots, the bot
+runner, pass-the-device screens and the chart work the same in every game, so they are
+written once here and a game page (``site/games/<id>.py``) holds only its board, controls
+and prompts. Nothing here imports ``js``: the browser side (``shell_browser.py``) gives the
+shell a :class:`Host` for storage, time and the clipboard, and turns the trees the
+renderers return into DOM. So pytest runs all of this, and every page's logic, in CPython
+with a fake host.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ui import Node, h, svg
+
+from conquest.catalog import GameFacts
+from conquest.core import ConquestError, Game, GameError
+from conquest.rng import Rng
+from conquest.savecode import SaveCodeError, make_fragment
+from conquest.seats import PALETTE, PALETTE_NAMES
+from conquest.session import Match, ReplayError
+from conquest.store import Slot, SlotStore, StorageError
+
+__all__ = [
+    "CHAT_LIMIT",
+    "LOG_SHOWN",
+    "HUMAN",
+    "Host",
+    "Seat",
+    "Session",
+    "ShellError",
+    "GamePage",
+    "BotTurn",
+    "parse_setup",
+    "check_save",
+    "plural",
+]
+
+#: what chat apps let through in one message (Discord 2,000; Teams about 2,048)
+CHAT_LIMIT = 2000
+#: log lines drawn at first; "Show earlier steps" adds more (a 100,000-step log stays fast)
+LOG_SHOWN = 60
+HUMAN = "human"
+#: line styles of the charts: dashes as well as colours, so lines differ without colour
+DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
+
+
+class ShellError(ConquestError):
+    """A refusal of the shell itself (read-only copy, looking at an earlier step, …)."""
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 territory``, ``2 territories``: counts in plain words."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+# -- seats ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seat:
+    """One seat at the table: who sits there and whether a person or a bot plays it."""
+
+    name: str
+    colour: str
+    who: str = HUMAN  # HUMAN or a bot level name from ``Game.bot_levels``
+
+    @property
+    def is_bot(self) -> bool:
+        return self.who != HUMAN
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "colour": self.colour}
+        if self.is_bot:
+            out["bot"] = self.who
+        return out
+
+
+def parse_setup(
+    fields: Mapping[str, str], facts: GameFacts, levels: Sequence[str]
+) -> tuple[list[Seat], list[tuple[str, str]]]:
+    """Seats from the set-up form's fields; errors as ``(field id, message)``.
+
+    The form is plain HTML (people may fill it in while Python starts), so this reads names
+    like ``seat-name-0``; every error names the field, so the page can show it beside it.
+    """
+    errors: list[tuple[str, str]] = []
+    raw_count = fields.get("seat-count", str(facts.max_seats if facts.min_seats == facts.max_seats else 0))
+    try:
+        count = int(raw_count)
+    except ValueError:
+        count = -1
+    if not facts.min_seats <= count <= facts.max_seats:
+        errors.append(
+            ("seat-count", f"{facts.title} is played by {facts.min_seats}–{facts.max_seats} players.")
+        )
+        return [], errors
+    seats: list[Seat] = []
+    for i in range(count):
+        name = " ".join(str(fields.get(f"seat-name-{i}", "")).split())[:40]
+        colour = str(fields.get(f"seat-colour-{i}", PALETTE[i % len(PALETTE)]))
+        who = str(fields.get(f"seat-who-{i}", HUMAN))
+        if not name:
+            errors.append((f"seat-name-{i}", f"Player {i + 1} needs a name."))
+        if colour not in PALETTE:
+            errors.append((f"seat-colour-{i}", f"Pick a colour for player {i + 1} from the list."))
+        if who != HUMAN and who not in levels:
+            errors.append((f"seat-who-{i}", f"Pick who plays for player {i + 1} from the list."))
+        seats.append(Seat(name or f"Player {i + 1}", colour, who))
+    seen: dict[str, int] = {}
+    for i, s in enumerate(seats):
+        if s.colour in seen:
+            other = seats[seen[s.colour]].name
+            errors.append(
+                (f"seat-colour-{i}", f"{s.name} and {other} have the same colour; give each their own.")
+            )
+        seen.setdefault(s.colour, i)
+    names: dict[str, int] = {}
+    for i, s in enumerate(seats):
+        key = s.name.casefold()
+        if key in names:
+            errors.append((f"seat-name-{i}", f"Two players are called {s.name}; give each their own name."))
+        names.setdefault(key, i)
+    return seats, errors
+
+
+def colour_name(colour: str) -> str:
+    return dict(zip(PALETTE, PALETTE_NAMES, strict=True)).get(colour, colour)
+
+
+# -- the host: what the browser (or a test) provides ---------------------------------------
+class Host(Protocol):
+    """Side effects the shell needs; ``shell_browser.BrowserHost`` in the page, a fake in tests."""
+
+    store: SlotStore
+
+    def now(self) -> float: ...  # milliseconds since the epoch (slot dates)
+
+    def clock(self) -> float: ...  # a monotonic millisecond clock (bot slices)
+
+    def page_url(self) -> str: ...  # this page's address without query or fragment
+
+    def go(self, query: str) -> None: ...  # replace the address's query (e.g. "?slot=abc")
+
+    def later(self, ms: float, fn: Callable[[], None]) -> None: ...
+
+    def rerender(self) -> None: ...
+
+    def focus(self, element_id: str) -> None: ...  # move the keyboard focus
+
+    def reveal(self, element_id: str) -> None: ...  # scroll into view when out of sight
+
+    def set_style(self, element_id: str, prop: str, value: str) -> None: ...
+
+    def load_pref(self, key: str) -> str | None: ...  # a page's own small stored setting
+
+    def save_pref(self, key: str, value: str) -> bool: ...  # False when storage refused it
+
+    def confirm(self, question: str) -> bool: ...
+
+    def form_fields(self, form_id: str) -> dict[str, str]: ...  # a static form's fields now
+
+    def set_fields(self, values: Mapping[str, str | bool]) -> None: ...  # by element id
+
+
+def check_save(save: Mapping[str, Any]) -> Match:
+    """Replay a save from outside (link, file, slot); a clear message if it is unusable."""
+    from conquest.core import get_game
+
+    try:
+        game = get_game(save["game"])
+    except KeyError:
+        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
+    try:
+        return Match(game, save["options"], save["log"], rng=Rng(None))
+    except ReplayError as exc:
+        raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
+    except GameError as exc:
+        raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+
+
+# -- bots ----------------------------------------------------------------------------------
+@dataclass
+class BotTurn:
+    """A bot thinking about one decision, advanced in slices so the page keeps answering.
+
+    ``key`` is the log length and seat it thinks for: if anything changed meanwhile (undo,
+    a jump, another tab) its answer is dropped, never played on the wrong position.
+    """
+
+    seat: int
+    thinking: Generator[None, None, Any]
+    key: tuple[int, int, bool]
+    secret: bool = False
+    slices: int = 0
+    busy_ms: float = 0.0
+
+    def advance(self, budget_ms: float, clock: Callable[[], float]) -> tuple[bool, Any]:
+        """Think for about ``budget_ms``; ``(True, choice)`` when done."""
+        start = clock()
+        self.slices += 1
+        try:
+            while True:
+                next(self.thinking)
+                if clock() - start >= budget_ms:
+                    self.busy_ms += clock() - start
+                    return False, None
+        except StopIteration as stop:
+            self.busy_ms += clock() - start
+            return True, stop.value
+
+
+# -- the session: one game open in the page -------------------------------------------------
+@dataclass
+class Session:
+    """A game open in the page: the match, its slot, seats, and what is being looked at."""
+
+    match: Match
+    slot_id: str | None = None
+    mode: str = "host"  # "host" (may play) or "view" (a read-only copy)
+    viewing: int | None = None  # log length of the step looked at; None = the present
+    #: the human seat whose view is on screen (hot-seat with hidden information)
+    shown_seat: int | None = None
+    #: secret parts chosen so far at a simultaneous step: only in the page, never saved
+    secret_parts: dict[int, Any] = field(default_factory=dict)
+    #: chance results taken back by undo: ``[{"at": step, "log": [texts]}]`` (never erased)
+    taken_back: list[dict[str, Any]] = field(default_factory=list)
+    bot: BotTurn | None = None
+    bots_paused: bool = False
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.match.game
+
+    # -- seats ------------------------------------------------------------------------
+    def seats(self) -> list[Seat]:
+        """Seats from the options: ``seats`` (or the Metagame's ``players``)."""
+        raw = self.match.options.get("seats")
+        if not isinstance(raw, list):
+            raw = self.match.options.get("players")
+        out: list[Seat] = []
+        n = self.game.max_players if not isinstance(raw, list) else len(raw)
+        for i in range(n):
+            item = raw[i] if isinstance(raw, list) else None
+            name = f"Player {i + 1}"
+            colour = PALETTE[i % len(PALETTE)]
+            who = HUMAN
+            if isinstance(item, Mapping):
+                name = str(item.get("name") or name)
+                colour = str(item.get("colour") or colour)
+                bot = item.get("bot")
+                who = str(bot) if isinstance(bot, str) and bot else HUMAN
+            elif isinstance(item, str):  # a level name alone
+                who = item if item != HUMAN else HUMAN
+            out.append(Seat(name, colour, who))
+        return out
+
+    def seat_name(self, seat: int | None) -> str:
+        seats = self.seats()
+        return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "—"
+
+    # -- reading ----------------------------------------------------------------------
+    def locked(self) -> bool:
+        """Nothing can be played: a read-only copy or audience tab, or an earlier step."""
+        return self.mode != "host" or self.viewing is not None
+
+    def shown_state(self) -> Any:
+        return self.match.states[self.viewing] if self.viewing is not None else self.match.state
+
+    def step(self) -> int:
+        return self.viewing if self.viewing is not None else len(self.match.log)
+
+    def acting_seat(self) -> int | None:
+        """Who must act now: the next seat without a secret part, or ``to_move``."""
+        state = self.match.state
+        secret = self.game.simultaneous(state)
+        if secret:
+            return next((s for s in secret if s not in self.secret_parts), None)
+        if self.game.outcome(state) is not None:
+            return None
+        return self.game.to_move(state)
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats()) if not s.is_bot]
+
+    def viewer(self) -> int | None:
+        """Whose view to draw: a read-only copy sees what a spectator sees; with hidden
+        information the person at the device sees their own; otherwise everything."""
+        if self.mode != "host" or not self.game.hidden_information:
+            return None
+        humans = self.humans()
+        if len(humans) == 1:
+            return humans[0]
+        return self.shown_seat
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.shown_state(), self.viewer())
+
+    def needs_handover(self) -> int | None:
+        """The seat that must take the device before the board is shown, or None.
+
+        Only with hidden information and more than one person at this device: whenever
+        the seat to act is a person other than the one whose view is on screen.
+        """
+        if self.locked() or not self.game.hidden_information or len(self.humans()) < 2:
+            return None
+        seat = self.acting_seat()
+        if seat is None or self.seats()[seat].is_bot:
+            return None
+        return seat if seat != self.shown_seat else None
+
+    def bot_to_act(self) -> int | None:
+        if self.locked() or self.bots_paused:
+            return None
+        seat = self.acting_seat()
+        if seat is None or seat >= len(self.seats()) or not self.seats()[seat].is_bot:
+            return None
+        return seat
+
+    def save(self) -> dict[str, Any]:
+        return self.match.save().to_json()
+
+    # -- playing ----------------------------------------------------------------------
+    def _guard(self) -> None:
+        if self.mode != "host":
+            raise ShellError(
+                "shell.read-only", "This is a read-only copy: only the copy with the host link can be played."
+            )
+        if self.viewing is not None:
+            raise ShellError(
+                "shell.viewing", "You are looking at an earlier step: press “Back to the present” to play."
+            )
+
+    def play(self, action: Any) -> None:
+        """Play an engine action (value or text); a refusal raises and changes nothing."""
+        self._guard()
+        self.match.play(action)
+        self.secret_parts.clear()
+        self.bot = None
+
+    def give_secret(self, seat: int, part: Any) -> bool:
+        """One seat's secret part; when every seat has chosen, the reveal is played.
+
+        Returns True when the reveal was played. The parts stay in this object only, so no
+        save, link or view made meanwhile can hold them. Open-ended parts (a guess and its
+        time) are checked by ``join_secret``; a refused part is dropped and the seat asked
+        again.
+        """
+        self._guard()
+        secret = self.game.simultaneous(self.match.state)
+        if seat not in secret:
+            raise ShellError("shell.not-secret", "That choice is not asked for now.")
+        self.secret_parts[seat] = part
+        if not all(s in self.secret_parts for s in secret):
+            return False
+        try:
+            action = self.game.join_secret(self.match.state, dict(self.secret_parts))
+        except GameError:
+            del self.secret_parts[seat]
+            raise
+        self.play(action)
+        return True
+
+    def undo(self) -> list[str]:
+        """Take back the last step; chance results it drew stay on record as taken back."""
+        self._guard()
+        states = list(self.match.states)
+        before = list(self.match.log)
+        if not self.match.undo():
+            return []
+        n = len(self.match.log)
+        removed = before[n:]
+        drawn = [t for j, t in enumerate(removed, start=n) if self.game.chance(states[j]) is not None]
+        if drawn:
+            self.taken_back.append({"at": n, "log": drawn})
+        self.secret_parts.clear()
+        self.bot = None
+        return removed
+
+    def jump(self, step: int | None) -> None:
+        """Look at the game after ``step`` log entries (None or the last: the present)."""
+        if step is not None and not 0 <= step <= len(self.match.log):
+            raise ShellError("shell.no-step", f"There is no step {step}.")
+        self.viewing = None if step is None or step == len(self.match.log) else step
+        self.bot = None
+
+    def branch_save(self) -> dict[str, Any]:
+        """The save of the game as it was at the step on screen: "continue from here".
+
+        A step waiting for a draw keeps the results that were drawn after it, so branching
+        never re-rolls dice or a wheel.
+        """
+        save = self.save()
+        n = self.step()
+        while n < len(self.match.log) and self.game.chance(self.match.states[n]) is not None:
+            n += 1
+        save["log"] = save["log"][:n]
+        return save
+
+    def links(self, base: str) -> dict[str, str]:
+        save = self.save()
+        return {mode: f"{base}#{make_fragment(save, mode)}" for mode in ("h", "v")}
+
+
+# -- the page contract -----------------------------------------------------------------------
+class GamePage:
+    """What a game page adds to the shell: its options, its board, its controls.
+
+    A page keeps all its own state in its instance (no module globals) and renders through
+    methods that return :mod:`ui` trees, so pytest drives it with a fake host.
+    """
+
+    game_id: str = ""
+
+    def __init__(self, shell: Shell) -> None:
+        self.shell = shell
+
+    # set-up
+    def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
+        """``new_game`` options from the seats and the page's own set-up fields."""
+        return {"seats": [s.to_json() for s in seats]}
+
+    def render_setup(self) -> dict[str, Node]:
+        """Parts of the set-up that need the engine (e.g. saved presets), by container id."""
+        return {}
+
+    def open_fragment(self, fragment: str) -> bool:
+        """A fragment this page handles itself (e.g. a position link); True if handled."""
+        return False
+
+    # play
+    def opened(self) -> None:
+        """A game was just opened (link, slot, file, new): restore page-local drafts."""
+
+    def make_bot(self, level: str, rng: Rng) -> Any:
+        """The bot for a seat of ``level``; None: the game's own ``bot_levels`` factory.
+
+        A page overrides this for its own settings (e.g. a time limit per move)."""
+        return None
+
+    def pick(self, index: int) -> None:
+        """A pick on the build-time board (the map's click, tap or Enter): ``game-pick``."""
+
+    def after_render(self) -> None:
+        """Browser-only finishing touches after a render (animations, focus)."""
+
+    def reset(self) -> None:
+        """Forget half-made choices (after any step, undo or jump)."""
+
+    def render(self, view: Mapping[str, Any]) -> Node:
+        """The board and controls for ``view`` (the shell decides whose view)."""
+        raise NotImplementedError
+
+    def paint(self, view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Changes to build-time elements (a map's territories): ``{element id: patch}``."""
+        return {}
+
+    def prompt(self, view: Mapping[str, Any]) -> str:
+        """One line: what happens now and who does it."""
+        seat = self.shell.session.acting_seat() if self.shell.session else None
+        return f"{self.shell.session.seat_name(seat)} to play." if seat is not None else ""
+
+    def chart_points(self, states: Sequence[Any]) -> list[tuple[int, int]]:
+        """Which states the chart shows, as ``(x, state index)``; default every step."""
+        return [(i, i) for i in range(len(states))]
+
+    chart_x_label = "steps played"
+
+
+# -- the shell ---------------------------------------------------------------------------------
+class Shell:
+    """One game page's shared parts: session, messages, and the shared renderers."""
+
+    def __init__(self, game: Game[Any, Any], host: Host) -> None:
+        self.game = game
+        self.host = host
+        self.session: Session | None = None
+        self.page: GamePage | None = None
+        self.message: tuple[str, str] | None = None  # (kind, text): the toast
+        self.field_errors: dict[str, str] = {}
+        self.log_shown = LOG_SHOWN
+        self.show_codes = False
+        self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
+
+    # -- messages: where the person acts, announced, cleared when no longer true --------
+    def say(self, text: str, kind: str = "notice") -> None:
+        self.message = (kind, text)
+
+    def refuse(self, exc: Exception) -> None:
+        if isinstance(exc, ConquestError):
+            self.say(exc.message, "error")
+        else:
+            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). Your game is unchanged.", "error")
+
+    def clear_message(self) -> None:
+        self.message = None
+
+    # -- opening games ----------------------------------------------------------------
+    def open(self, match: Match, slot: Slot | None, mode: str = "host") -> Session:
+        self.session = Session(match, slot.id if slot else None, "view" if mode == "view" else mode)
+        if slot is not None and slot.mode == "view":
+            self.session.mode = "view"
+        self._stats_cache.clear()
+        self.log_shown = LOG_SHOWN
+        if self.page is not None:
+            self.page.reset()
+            self.page.opened()
+        return self.session
+
+    def slot_name(self, save: Mapping[str, Any], mode: str) -> str:
+        title = save["options"].get("title")
+        base = str(title) if isinstance(title, str) and title.strip() else self.game.title
+        return f"{base} (view)" if mode == "view" else base
+
+    def start(self, fields: Mapping[str, str]) -> Session | None:
+        """The set-up form was sent: check it, start the game, store it in a new slot."""
+        assert self.page is not None
+        seats, errors = parse_setup(fields, self.game.facts, list(self.game.bot_levels()))
+        self.field_errors = dict(errors)
+        if errors:
+            self.say(errors[0][1], "error")
+            return None
+        title = " ".join(str(fields.get("title", "")).split())[:80]
+        try:
+            options = self.page.options(seats, fields)
+            if title and title != self.game.title:
+                options["title"] = title
+            match = Match(self.game, options, rng=Rng(None))
+        except GameError as exc:
+            self.say(exc.message, "error")
+            return None
+        slot = None
+        try:
+            slot = self.host.store.create(match.save().to_json(), title or self.game.title, self.host.now())
+        except StorageError as exc:
+            self.say(str(exc), "error")
+        self.clear_message()
+        session = self.open(match, slot)
+        if slot is not None:
+            self.host.go(f"?slot={slot.id}")
+        return session
+
+    # -- playing through the shell (autosave, messages) -------------------------------
+    def play(self, action: Any) -> bool:
+        """Play and autosave; a refusal becomes the message and changes nothing."""
+        s = self.session
+        if s is None:
+            return False
+        try:
+            s.play(action)
+        except ConquestError as exc:
+            self.say(exc.message, "error")
+            return False
+        self.after_change()
+        return True
+
+    def give_secret(self, seat: int, part: Any) -> bool:
+        s = self.session
+        if s is None:
+            return False
+        try:
+            done = s.give_secret(seat, part)
+        except ConquestError as exc:
+            self.say(exc.message, "error")
+            return False
+        if done:
+            self.after_change()
+        return True
+
+    def undo(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        try:
+            removed = s.undo()
+        except ConquestError as exc:
+            self.say(exc.message, "error")
+            return
+        if removed:
+            taken = s.taken_back[-1]["log"] if s.taken_back and s.taken_back[-1]["at"] == len(s.match.log) else []
+            self.say(
+                "Took back the last step."
+                + (f" Its chance result stays on record as taken back ({', '.join(taken)})." if taken else ""),
+                "notice",
+            )
+        self.after_change(keep_message=True)
+
+    def after_change(self, keep_message: bool = False) -> None:
+        if not keep_message:
+            self.clear_message()
+        if self.page is not None:
+            self.page.reset()
+        self.autosave()
+
+    def autosave(self) -> None:
+        s = self.session
+        if s is None or s.slot_id is None or s.mode != "host":
+            return
+        try:
+            self.host.store.autosave(s.slot_id, s.save(), self.host.now())
+        except StorageError as exc:
+            self.say(f"{exc} Copy the host link or download the game to keep it.", "error")
+
+    def jump(self, step: int | None) -> None:
+        if self.session is None:
+            return
+        try:
+            self.session.jump(step)
+        except ConquestError as exc:
+            self.say(exc.message, "error")
+            return
+        if self.page is not None:
+            self.page.reset()
+
+    def branch(self) -> Slot | None:
+        """"Continue from here": the game up to the step on screen, as a new slot."""
+        s = self.session
+        if s is None:
+            return None
+        save = s.branch_save()
+        name = f"{self.slot_name(save, 'host')} (from step {s.step()})"
+        try:
+            slot = self.host.store.create(save, name, self.host.now())
+        except StorageError as exc:
+            self.say(str(exc), "error")
+            return None
+        match = Match(self.game, save["options"], save["log"], rng=Rng(None))
+        self.open(match, slot)
+        self.say(f"Continuing from step {len(save['log'])} as a new saved game, “{name}”; the original is kept.")
+        self.host.go(f"?slot={slot.id}")
+        return slot
+
+    # -- bots ---------------------------------------------------------------------------
+    def bot_turn(self) -> BotTurn | None:
+        """The bot decision to think about now (started if needed), or None."""
+        s = self.session
+        if s is None:
+            return None
+        seat = s.bot_to_act()
+        if seat is None:
+            s.bot = None
+            return None
+        secret = bool(self.game.simultaneous(s.match.state))
+        key = (len(s.match.log), seat, secret)
+        if s.bot is not None and s.bot.key == key:
+            return s.bot
+        bot = self.page.make_bot(s.seats()[seat].who, Rng(None)) if self.page else None
+        if bot is None:
+            levels = self.game.bot_levels()
+            bot = (levels.get(s.seats()[seat].who) or next(iter(levels.values())))(Rng(None))
+        state = s.match.state
+        thinking = bot.think_secret(self.game, state, seat) if secret else bot.think(self.game, state)
+        s.bot = BotTurn(seat, thinking, key, secret)
+        return s.bot
+
+    def bot_step(self, budget_ms: float) -> bool:
+        """Advance the bot one slice; True when it played (the page re-renders)."""
+        s = self.session
+        turn = self.bot_turn()
+        if s is None or turn is None:
+            return False
+        done, choice = turn.advance(budget_ms, self.host.clock)
+        if not done:
+            return False
+        if s.bot is not turn:  # the position changed while it thought
+            return False
+        s.bot = None
+        if turn.secret:
+            return self.give_secret(turn.seat, choice)
+        return self.play(choice)
+
+    def stop_bots(self) -> None:
+        if self.session is not None:
+            self.session.bots_paused = True
+            self.session.bot = None
+            self.say("The computer players are paused. Press “Let the computer play” to go on.")
+
+    def resume_bots(self) -> None:
+        if self.session is not None:
+            self.session.bots_paused = False
+            self.clear_message()
+
+    # -- hot-seat ---------------------------------------------------------------------
+    def ready(self, seat: int) -> None:
+        if self.session is not None:
+            self.session.shown_seat = seat
+
+    # -- renderers of the shared parts --------------------------------------------------
+    def render_message(self) -> Node:
+        if self.message is None:
+            return h("div", id="shell-toast-inner", hidden=True)
+        kind, body = self.message
+        return h(
+            "div",
+            h("span", body, cls="shell-toast-text"),
+            h("button", "×", type="button", cls="shell-toast-close", aria_label="Dismiss",
+              on_click=lambda ev: self.clear_message()),
+            id="shell-toast-inner",
+            cls=f"shell-toast-box {kind}",
+            role="alert" if kind == "error" else "status",
+        )
+
+    def render_status(self, prompt: str) -> Node:
+        """The sticky bar: whose turn, what to do, and Undo beside it."""
+        s = self.session
+        assert s is not None
+        seat = s.acting_seat()
+        seats = s.seats()
+        swatch = None
+        if seat is not None and seat < len(seats):
+            swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
+        step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
+        undo = None
+        if s.mode == "host":
+            undo = h(
+                "button", "Undo", type="button", id="shell-undo", cls="secondary small",
+                disabled=s.locked() or not s.match.log, on_click=lambda ev: self.undo(),
+                aria_label="Undo the last step",
+            )
+        thinking = None
+        if s.bot is not None or s.bot_to_act() is not None:
+            who = s.seat_name(s.bot.seat if s.bot else s.bot_to_act())
+            thinking = h(
+                "span",
+                h("span", f"{who} (computer) is thinking…", cls="shell-thinking-text"),
+                h("button", "Stop", type="button", id="shell-bot-stop", cls="small secondary",
+                  on_click=lambda ev: self.stop_bots()),
+                id="shell-thinking", cls="shell-thinking", role="status",
+            )
+        elif s.bots_paused and any(x.is_bot for x in seats) and not s.locked():
+            thinking = h("button", "Let the computer play", type="button", id="shell-bot-go", cls="small",
+                         on_click=lambda ev: self.resume_bots())
+        return h(
+            "div",
+            swatch,
+            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", prompt, id="shell-prompt")),
+            thinking,
+            undo,
+            id="shell-bar-inner",
+            cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
+        )
+
+    def render_viewing(self) -> Node:
+        s = self.session
+        assert s is not None
+        if s.viewing is None:
+            return h("div", id="shell-viewing-inner", hidden=True)
+        n = len(s.match.log)
+        return h(
+            "div",
+            h("strong", f"Viewing step {s.viewing} of {n}: the game as it was then. Nothing can be played here."),
+            h("button", "◀ Earlier", type="button", cls="small", id="shell-view-prev",
+              disabled=s.viewing <= 0, on_click=lambda ev: self.jump(max(0, (s.viewing or 0) - 1))),
+            h("button", "Later ▶", type="button", cls="small", id="shell-view-next",
+              on_click=lambda ev: self.jump((s.viewing or 0) + 1)),
+            h("label", "Step ", h("input", type="number", min="0", max=str(n), value=str(s.viewing),
+                                  id="shell-view-step", cls="shell-step-input",
+                                  on_change=lambda ev: self._jump_typed(ev.value)), for_="shell-view-step"),
+            h("button", "Back to the present", type="button", id="shell-view-present",
+              on_click=lambda ev: self.jump(None)),
+            None if s.mode != "host" else h(
+                "button", "Continue from here", type="button", id="shell-branch", cls="secondary",
+                on_click=lambda ev: self.branch(),
+                title="Start a new saved game from this step; the original stays as it is",
+            ),
+            id="shell-viewing-inner",
+            cls="shell-viewing",
+        )
+
+    def _jump_typed(self, value: str) -> None:
+        try:
+            self.jump(int(value))
+        except ValueError:
+            self.say("Type the number of a step.", "error")
+
+    def log_lines(self, start: int, end: int) -> list[dict[str, Any]]:
+        """Plain words for log entries ``start..end-1``; never raises (a log is data)."""
+        s = self.session
+        assert s is not None
+        out = []
+        for i in range(start, end):
+            text = s.match.log[i]
+            before = s.match.states[i]
+            chance = self.game.chance(before) is not None
+            try:
+                words = self.game.describe_action(before, self.game.parse_action(text))
+            except Exception:  # describing is best effort; the code is still shown
+                words = text
+            out.append({"step": i + 1, "words": words, "code": text, "chance": chance})
+        return out
+
+    def render_log(self) -> Node:
+        """The last steps in plain words (more on demand), each with "View"; taken-back
+        chance results listed where they were drawn."""
+        s = self.session
+        assert s is not None
+        n = len(s.match.log)
+        start = max(0, n - self.log_shown)
+        items: list[Node] = []
+        for line in self.log_lines(start, n):
+            step = line["step"]
+            cls = "is-viewed" if s.viewing == step else ("is-future" if s.viewing is not None and step > s.viewing else None)
+            items.append(
+                h(
+                    "li",
+                    h("span", line["words"]),
+                    " ",
+                    h("code", line["code"], cls="shell-code"),
+                    h("button", "View", type="button", cls="small", data_view=str(step),
+                      aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.jump(k)),
+                    cls=cls,
+                    data_step=str(step),
+                    value=str(step),
+                )
+            )
+        undone = [
+            h("li", f"Taken back at step {t['at'] + 1}: " + ", ".join(t["log"]) + " (drawn, then undone)",
+              cls="shell-taken-back")
+            for t in s.taken_back
+        ]
+        more = None
+        if start > 0:
+            more = h("button", f"Show earlier steps ({start:,} more)", type="button", cls="small secondary",
+                     id="shell-log-more", on_click=lambda ev: self._more_log())
+        return h(
+            "div",
+            h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes,
+                         on_change=lambda ev: setattr(self, "show_codes", ev.checked)),
+              " Show the action codes (for hosts who type actions)", cls="shell-codes-toggle"),
+            more,
+            h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
+              aria_label="Log of the game"),
+            h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
+            id="shell-log-inner",
+        )
+
+    def _more_log(self) -> None:
+        self.log_shown += 200
+
+    def render_links(self, base: str) -> Node:
+        s = self.session
+        assert s is not None
+        links = s.links(base)
+        rows = []
+        for mode, label in (("h", "host"), ("v", "view")):
+            if mode == "h" and s.mode != "host":
+                continue
+            url = links[mode]
+            over = len(url) > CHAT_LIMIT
+            what = (
+                "Host link: continues the game on another device"
+                if mode == "h"
+                else f"View link: the game as it is now, at step {len(s.match.log)}; read-only. Send a new one "
+                "after more steps."
+            )
+            rows.append(
+                h(
+                    "div",
+                    h("button", f"Copy {label} link" + (f" (step {len(s.match.log)})" if mode == "v" else ""),
+                      type="button", cls="small", id=f"shell-copy-{label}", data_copy=url),
+                    " ",
+                    h("span", f"{len(url):,} of {CHAT_LIMIT:,} characters a chat message allows"
+                      + (" — too long for a chat message: send the file instead" if over else ""),
+                      cls="shell-len" + (" over" if over else ""), id=f"shell-{label}-len"),
+                    h("p", what, cls="muted"),
+                    h("span", url, cls="url", id=f"shell-{label}-url"),
+                    cls="shell-link-row",
+                )
+            )
+        return h("div", *rows, id="shell-links-inner")
+
+    def render_saved(self, slots: Sequence[Slot], current: str | None = None) -> Node:
+        """This game's saved games in this browser, newest first: resume any of them."""
+        mine = [sl for sl in slots if sl.game == self.game.id]
+        if not mine:
+            return h("div", id="shell-saved-inner", hidden=True)
+        items = []
+        for sl in sorted(mine, key=lambda x: -x.updated):
+            note = f" · {plural(sl.steps, 'step')}" + (" · read-only view" if sl.mode == "view" else "")
+            items.append(
+                h(
+                    "li",
+                    h("a", f"Resume “{sl.name}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("span", note, cls="muted"),
+                    h("span", "", cls="shell-when", data_when=str(sl.updated)),
+                    cls="is-current" if sl.id == current else None,
+                )
+            )
+        return h(
+            "div",
+            h("h2", f"Your games of {self.game.title}"),
+            h("p", "Saved in this browser after every step.", cls="muted"),
+            h("ul", *items, id="shell-saved-list"),
+            id="shell-saved-inner",
+        )
+
+    def render_handover(self) -> Node:
+        s = self.session
+        seat = None if s is None else s.needs_handover()
+        if seat is None:
+            return h("div", id="shell-handover-inner", hidden=True)
+        name = s.seat_name(seat) if s else ""
+        return h(
+            "div",
+            h("h2", f"Pass to {name}"),
+            h("p", f"{name}: press Ready when nobody else can see the screen."),
+            h("button", f"Ready ({name})", type="button", id="shell-ready", on_click=lambda ev: self.ready(seat)),
+            id="shell-handover-inner",
+            cls="shell-handover",
+            role="dialog",
+            aria_modal="true",
+            aria_label=f"Pass the device to {name}",
+        )
+
+    # -- the chart ------------------------------------------------------------------------
+    def stats_series(self) -> tuple[list[str], list[tuple[int, dict[str, list[float]]]]]:
+        """Named per-seat numbers at the chart's points, from replaying the log (cached)."""
+        s = self.session
+        assert s is not None and self.page is not None
+        states = s.match.states
+        keep = 0
+        while keep < min(len(self._stats_cache), len(states)) and self._stats_cache[keep][0] is states[keep]:
+            keep += 1
+        del self._stats_cache[keep:]
+        for i in range(keep, len(states)):
+            self._stats_cache.append((states[i], self.game.stats(states[i])))
+        pts = [(x, self._stats_cache[i][1]) for x, i in self.page.chart_points(states)]
+        names = list(pts[-1][1]) if pts else []
+        return names, pts
+
+    def render_chart(self, width: int = 640) -> Node:
+        names, pts = self.stats_series()
+        if not names or not pts:
+            return h("div", h("p", "The chart starts with the first steps.", cls="muted"), id="shell-chart-inner")
+        s = self.session
+        assert s is not None and self.page is not None
+        seats = s.seats()
+        charts = []
+        marker = None
+        if s.viewing is not None:
+            marker = next((x for x, i in self.page.chart_points(s.match.states) if i >= s.viewing), None)
+        for name in names:
+            charts.append(line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
+                                     self.page.chart_x_label, marker))
+        return h("div", *charts, id="shell-chart-inner")
+
+
+def line_chart(
+    name: str,
+    pts: list[tuple[int, list[float]]],
+    seats: Sequence[Seat],
+    w: int,
+    x_label: str,
+    marker: int | None = None,
+) -> Node:
+    """One SVG line chart: a line per seat, with dashes as well as colours."""
+    w = max(320, min(900, w))
+    h_, left, right, top, bottom = (220 if w < 500 else 260), 40, 110, 10, 30
+    xmax = max(1, pts[-1][0])
+    values = [v for _, vs in pts for v in vs]
+    ymin = min(0.0, min(values, default=0.0))
+    ymax = max(4.0, max(values, default=0.0))
+    step = 10 ** max(0, int(math.log10(max(1.0, ymax - ymin))) - 1) * 2
+    ymax = math.ceil(ymax / step) * step
+    ymin = math.floor(ymin / step) * step if ymin < 0 else 0.0
+
+    def sx(x: float) -> float:
+        return left + (w - left - right) * x / xmax
+
+    def sy(y: float) -> float:
+        return top + (h_ - top - bottom) * (1 - (y - ymin) / (ymax - ymin or 1))
+
+    kids: list[Node] = []
+    for y in sorted({ymin, (ymin + ymax) / 2, ymax}):
+        kids.append(svg("line", x1=left, x2=w - right, y1=f"{sy(y):.1f}", y2=f"{sy(y):.1f}", cls="grid"))
+        kids.append(svg("text", f"{y:g}", x=left - 4, y=f"{sy(y) + 4:.1f}", text_anchor="end"))
+    for x in sorted({0, xmax // 2, xmax}):
+        kids.append(svg("text", str(x), x=f"{sx(x):.1f}", y=h_ - bottom + 14, text_anchor="middle"))
+    kids.append(svg("text", x_label, x=(left + w - right) / 2, y=h_ - 4, text_anchor="middle"))
+    kids.append(svg("line", x1=left, x2=left, y1=top, y2=h_ - bottom, cls="axis"))
+    kids.append(svg("line", x1=left, x2=w - right, y1=h_ - bottom, y2=h_ - bottom, cls="axis"))
+    if marker is not None:
+        mx = max(0, min(marker, xmax))
+        kids.append(svg("line", x1=f"{sx(mx):.1f}", x2=f"{sx(mx):.1f}", y1=top, y2=h_ - bottom, cls="marker"))
+    ends = []
+    for p, seat in enumerate(seats):
+        line = [(x, vs[p]) for x, vs in pts if p < len(vs)]
+        if not line:
+            continue
+        dash = DASHES[p % len(DASHES)]
+        if len(line) == 1:
+            kids.append(svg("circle", cx=f"{sx(line[0][0]):.1f}", cy=f"{sy(line[0][1]):.1f}", r=3, fill=seat.colour))
+        else:
+            kids.append(
+                svg("polyline", points=" ".join(f"{sx(x):.1f},{sy(v):.1f}" for x, v in line), fill="none",
+                    stroke=seat.colour, stroke_width=2.2, stroke_dasharray=dash or None)
+            )
+        ends.append([sy(line[-1][1]), p, line[-1][1]])
+    ends.sort()
+    for i in range(1, len(ends)):  # keep the end labels apart
+        ends[i][0] = max(ends[i][0], ends[i - 1][0] + 12)
+    for y, p, v in ends:
+        seat = seats[p]
+        kids.append(svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=seat.colour))
+        kids.append(svg("text", f"{seat.name[:12]} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
+    return svg(
+        "svg", svg("title", f"{name} per player over {xmax} {x_label}"), *kids,
+        viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",
+        data_stat=name,
+    )
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,507 @@
+"""The shell in the page: boots a game page and connects :mod:`shell` to the browser.
+
+Why separate from :mod:`shell`: this is the only part that touches ``js`` (storage, the
+address bar, timers, the clipboard, files), so it stays small and everything it calls is
+tested in CPython. A game page module ends with ``run(ItsPage)``; the build's bootstrap
+calls the module's ``main()``.
+
+Contracts with the template ``game.html`` (named once, here and there): the containers
+``#shell-setup``, ``#shell-game``, ``#shell-bar``, ``#shell-viewing``, ``#shell-handover``,
+``#shell-log-box``, ``#shell-links``, ``#shell-chart``, ``#shell-saved``, ``#shell-toast``;
+the set-up form ``#shell-setup-form``; the file input ``#shell-import`` and the download
+button ``#shell-download``. A page's own containers are named by the ids its ``render``
+returns.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import dom
+import frame
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from shell import GamePage, Shell, check_save
+from ui import Node
+
+from conquest.core import get_game
+from conquest.savecode import SaveCodeError, parse_fragment
+from conquest.store import SlotStore, StorageError
+
+document = js.document
+#: a bot thinks in slices this long, so a click elsewhere is answered at once
+BOT_SLICE_MS = 30.0
+#: a short pause before a bot's move is shown, so a quick reply does not look like a jump
+BOT_PAUSE_MS = 250
+
+
+class BrowserHost:
+    """:class:`shell.Host` in the page."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+
+    @property
+    def store(self) -> SlotStore:
+        return frame.store()
+
+    def now(self) -> float:
+        return frame.now()
+
+    def clock(self) -> float:
+        return float(js.performance.now())
+
+    def page_url(self) -> str:
+        return f"{js.location.origin}{js.location.pathname}"
+
+    def go(self, query: str) -> None:
+        js.history.replaceState(js.history.state, "", query)
+
+    def later(self, ms: float, fn: Any) -> None:
+        js.setTimeout(create_proxy(lambda: self.runner.guard(fn)), ms)
+
+    def rerender(self) -> None:
+        self.runner.render()
+
+    def focus(self, element_id: str) -> None:
+        node = document.getElementById(element_id)
+        if not frame.nullish(node):
+            node.focus(js.Object.fromEntries([["preventScroll", False]]))
+
+    def reveal(self, element_id: str) -> None:
+        node = document.getElementById(element_id)
+        if frame.nullish(node):
+            return
+        r = node.getBoundingClientRect()
+        if r.top < 0 or r.bottom > js.window.innerHeight:
+            node.scrollIntoView(js.Object.fromEntries([["block", "center"], ["behavior", "smooth"]]))
+
+    def load_pref(self, key: str) -> str | None:
+        try:
+            value = js.window.localStorage.getItem(key)
+        except Exception:  # storage disabled: no preferences
+            return None
+        return None if frame.nullish(value) else str(value)
+
+    def save_pref(self, key: str, value: str) -> bool:
+        try:
+            js.window.localStorage.setItem(key, value)
+            return True
+        except Exception:
+            return False
+
+    def confirm(self, question: str) -> bool:
+        return bool(js.window.confirm(question))
+
+    def form_fields(self, form_id: str) -> dict[str, str]:
+        form = document.getElementById(form_id)
+        return {} if frame.nullish(form) else read_form(form)
+
+    def set_fields(self, values: Any) -> None:
+        for eid, value in values.items():
+            node = document.getElementById(eid)
+            if frame.nullish(node):
+                continue
+            if isinstance(value, bool):
+                node.checked = value
+            else:
+                node.value = str(value)
+
+    def set_style(self, element_id: str, prop: str, value: str) -> None:
+        node = document.getElementById(element_id)
+        if not frame.nullish(node):
+            node.style.setProperty(prop, value)
+
+
+class Runner:
+    """One game page in the browser: boot, events, render, the bot loop."""
+
+    def __init__(self, page_class: type[GamePage]) -> None:
+        self.game = get_game(page_class.game_id)
+        self.host = BrowserHost(self)
+        self.shell = Shell(self.game, self.host)
+        self.page = page_class(self.shell)
+        self.shell.page = self.page
+        self.bot_scheduled = False
+        self.rendering = False
+        self.channel: Any = None
+        self.audience = False
+        self.audience_slot: str | None = None
+
+    # -- errors from handlers go to the message, never to limbo ----------------------------
+    def guard(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as exc:
+            js.console.error(f"{type(exc).__name__}: {exc}")
+            self.shell.refuse(exc)
+            self.render()
+            return None
+
+    def report(self, exc: BaseException) -> None:
+        if not isinstance(exc, Exception):
+            raise exc
+        js.console.error(f"{type(exc).__name__}: {exc}")
+        self.shell.refuse(exc)
+        self.render()
+
+    # -- booting ---------------------------------------------------------------------------
+    def boot(self) -> None:
+        dom.set_reporter(self.report)
+        # every click, input and submit handled by Python re-renders afterwards
+        for kind in ("click", "change", "submit", "input"):
+            proxy = create_proxy(lambda ev: self.after_event())
+            frame._proxies.append(proxy)
+            document.addEventListener(kind, proxy)
+        frame.on(document.getElementById("shell-setup-form"), "submit", self.on_start)
+        frame.on(document.getElementById("shell-import"), "change", self.on_import)
+        frame.on(document.getElementById("shell-download"), "click", lambda ev: self.download())
+        frame.on(document, "click", self.on_copy)
+        frame.on(js.window, "hashchange", lambda ev: self.open_fragment())
+        frame.on(document, "game-pick", self.on_pick)
+        frame.on(document, "click", self.on_seat_move)
+        frame.on(document, "click", self.on_audience_open)
+        try:
+            self.page.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        except Exception:
+            pass
+        params = js.URLSearchParams.new(js.location.search)
+        if params.has("audience"):
+            self.start_audience(str(params.get("audience") or ""))
+        else:
+            try:
+                self.channel = js.BroadcastChannel.new(f"conquest:{self.game.id}")
+                frame.on(self.channel, "message", self.on_channel)
+            except Exception:
+                self.channel = None
+            opened = self.open_fragment(render=False)
+            if not opened and params.get("slot"):
+                self.open_slot(str(params.get("slot")))
+        self.render()
+        frame.ready()
+
+    def open_fragment(self, render: bool = True) -> bool:
+        """A game in the address's fragment: checked, stored in a new slot, opened."""
+        frag = str(js.location.hash or "")
+        if len(frag) <= 1:
+            return False
+        if self.page.open_fragment(frag):
+            js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+            if render:
+                self.render()
+            return True
+        try:
+            mode, save = parse_fragment(frag)
+            if save["game"] != self.game.id:
+                raise SaveCodeError(
+                    "game", "That link holds a game of another kind; open it from the home page."
+                )
+            match = check_save(save)
+        except SaveCodeError as exc:
+            js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+            self.shell.say(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.", "error")
+            if render:
+                self.render()
+            return False
+        slot = None
+        try:
+            slot, created = self.host.store.add_from_link(save, mode, self.shell.slot_name(save, mode), self.host.now())
+            if not created:
+                self.shell.say(f"This game is already in your saved games as “{slot.name}”; opened it.")
+            # the fragment leaves the address only once the game is safely stored
+            self.host.go(f"?slot={slot.id}")
+        except StorageError as exc:
+            self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
+        self.shell.open(match, slot, mode)
+        if render:
+            self.render()
+        return True
+
+    def open_slot(self, slot_id: str) -> None:
+        try:
+            slot = self.host.store.get(slot_id)
+            save = self.host.store.open(slot_id)
+            match = check_save(save)
+        except (SaveCodeError, StorageError, KeyError) as exc:
+            msg = getattr(exc, "message", None) or str(exc)
+            self.shell.say(f"{msg} Start a new game or resume another below.", "error")
+            return
+        self.shell.open(match, slot, slot.mode)
+
+    # -- events -------------------------------------------------------------------------------
+    def after_event(self) -> None:
+        if not self.rendering:
+            self.host.later(0, self.render)
+
+    def on_start(self, ev: Any) -> None:
+        ev.preventDefault()
+        fields = read_form(document.getElementById("shell-setup-form"))
+        self.guard(self.shell.start, fields)
+        if self.shell.session is not None:
+            js.window.scrollTo(0, 0)
+        self.render()
+
+    async def on_import(self, ev: Any) -> None:
+        slot = await frame.import_from_input(ev.target, failed="could not be opened")
+        if slot is None:
+            return
+        if slot.game != self.game.id:
+            self.shell.say(f"“{slot.name}” is a game of another kind; it is in your saved games on the home page.")
+            self.render()
+            return
+        self.open_slot(slot.id)
+        self.host.go(f"?slot={slot.id}")
+        self.render()
+
+    async def on_copy(self, ev: Any) -> None:
+        target = ev.target
+        b = None if frame.nullish(target) or not hasattr(target, "closest") else target.closest("[data-copy]")
+        if frame.nullish(b):
+            return
+        ok = await frame.copy_text(str(b.dataset.copy))
+        self.shell.say("Link copied." if ok else "Copying failed: select the link text and copy it by hand.")
+        self.render()
+
+    def on_pick(self, ev: Any) -> None:
+        detail = ev.detail
+        if frame.nullish(detail):
+            return
+        self.guard(self.page.pick, int(str(detail)))
+        self.render()
+
+    def on_seat_move(self, ev: Any) -> None:
+        """The set-up's ↑ ↓: swap a seat's fields with its neighbour's (turn order)."""
+        target = ev.target
+        b = None if frame.nullish(target) or not hasattr(target, "closest") else target.closest("[data-seat-move]")
+        if frame.nullish(b):
+            return
+        row = b.closest("[data-seat]")
+        i = int(str(row.dataset.seat))
+        j = i + int(str(b.dataset.seatMove))
+        if frame.nullish(document.getElementById(f"seat-name-{j}")):
+            return
+        for part in ("name", "colour", "who"):
+            a, c = document.getElementById(f"seat-{part}-{i}"), document.getElementById(f"seat-{part}-{j}")
+            if frame.nullish(a) or frame.nullish(c):
+                continue
+            a.value, c.value = c.value, a.value
+        document.getElementById(f"seat-name-{j}").focus()
+
+    # -- the audience tab: map and wheel large, no controls, kept in step by the host -------
+    def on_audience_open(self, ev: Any) -> None:
+        target = ev.target
+        b = None if frame.nullish(target) or not hasattr(target, "closest") else target.closest("[data-audience]")
+        s = self.shell.session
+        if frame.nullish(b) or s is None:
+            return
+        url = f"{self.host.page_url()}?audience={s.slot_id or '1'}"
+        win = js.window.open(url, f"conquest-{self.game.id}-audience")
+        if frame.nullish(win):
+            self.shell.say(f"The browser blocked the new tab; open this address in a new tab: {url}")
+            self.render()
+
+    def start_audience(self, slot: str) -> None:
+        self.audience = True
+        self.audience_slot = slot if slot and slot != "1" else None
+        document.documentElement.classList.add("shell-audience")
+        try:
+            self.channel = js.BroadcastChannel.new(f"conquest:{self.game.id}")
+            frame.on(self.channel, "message", self.on_channel)
+            self.channel.postMessage(json.dumps({"t": "hello", "slot": self.audience_slot}))
+        except Exception:
+            self.channel = None
+        if self.audience_slot:
+            self.open_slot(self.audience_slot)
+            if self.shell.session is not None:
+                self.shell.session.mode = "audience"
+
+    def broadcast(self) -> None:
+        s = self.shell.session
+        if self.channel is None or self.audience or s is None or s.mode != "host":
+            return
+        msg = {"t": "state", "slot": s.slot_id, "save": s.save(), "viewing": s.viewing}
+        try:
+            self.channel.postMessage(json.dumps(msg))
+        except Exception:  # a closed channel must never break the page
+            pass
+
+    def on_channel(self, ev: Any) -> None:
+        try:
+            msg = json.loads(str(ev.data))
+        except (TypeError, ValueError):
+            return
+        if not isinstance(msg, dict):
+            return
+        s = self.shell.session
+        if msg.get("t") == "hello" and not self.audience:
+            if s is not None and msg.get("slot") in (None, s.slot_id):
+                self.broadcast()
+            return
+        if msg.get("t") != "state" or not self.audience:
+            return
+        if self.audience_slot and msg.get("slot") != self.audience_slot:
+            return
+        try:
+            self.follow(msg.get("save"), msg.get("viewing"))
+        except Exception as exc:  # a bad message must not break the audience tab
+            self.shell.say(f"The audience view could not follow the host: {exc}", "error")
+        self.render()
+
+    def follow(self, raw: Any, viewing: Any) -> None:
+        """Follow the host's log: extend, cut back (undo) or replay from the start."""
+        from conquest.savecode import validate_save
+
+        save = validate_save(raw)
+        s = self.shell.session
+        log = [str(x) for x in save["log"]]
+        if s is not None and dict(s.match.options) == dict(save["options"]) and (
+            log[: len(s.match.log)] == s.match.log or s.match.log[: len(log)] == log
+        ):
+            n = len(s.match.log)
+            if log[:n] == s.match.log:
+                for text in log[n:]:
+                    s.match._push(text)  # results drawn by the host, replayed here
+            else:
+                s.match.truncate(len(log))
+                self.page.reset()
+        else:
+            self.shell.open(check_save(save), None, "audience")
+            s = self.shell.session
+            assert s is not None
+            s.mode = "audience"
+        s.viewing = viewing if isinstance(viewing, int) and 0 <= viewing < len(s.match.log) else None
+
+    def download(self) -> None:
+        s = self.shell.session
+        if s is None:
+            return
+        if s.slot_id is not None:
+            try:
+                name, text = self.host.store.export(s.slot_id)
+                frame.download(name, text)
+                return
+            except StorageError:
+                pass
+        frame.download(f"conquest-{self.game.id}.json", json.dumps(s.save(), indent=1, ensure_ascii=False))
+
+    # -- rendering -------------------------------------------------------------------------
+    def render(self) -> None:
+        if self.rendering:
+            return
+        self.rendering = True
+        try:
+            self._render()
+        finally:
+            self.rendering = False
+        self.schedule_bot()
+
+    def _render(self) -> None:
+        shell, s = self.shell, self.shell.session
+        dom.mount_id("shell-toast", shell.render_message())
+        setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
+        try:
+            slots = self.host.store.list(self.game.id)
+        except StorageError:
+            slots = []
+        dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
+        mark_field_errors(shell.field_errors)
+        if s is None:
+            setup.hidden = self.audience
+            game.hidden = not self.audience
+            for cid, tree in self.page.render_setup().items():
+                dom.mount_id(cid, tree)
+            if self.audience:
+                dom.mount_id("shell-bar", Node("p", children=["Waiting for the host's page…"], attrs={"id": "shell-prompt"}))
+            return
+        setup.hidden = True
+        game.hidden = False
+        document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
+        view = s.view()
+        dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
+        dom.mount_id("shell-viewing", shell.render_viewing())
+        handover = shell.render_handover()
+        dom.mount_id("shell-handover", handover)
+        document.getElementById("shell-game").classList.toggle("is-handover", "hidden" not in handover.attrs)
+        drawn = self.page.render(view)
+        if isinstance(drawn, Node):
+            drawn = {"game-controls": drawn}
+        for cid, tree in drawn.items():
+            dom.mount_id(cid, tree)
+        for eid, patch in self.page.paint(view).items():
+            apply_patch(document.getElementById(eid), patch)
+        dom.mount_id("shell-log-box", shell.render_log())
+        dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
+        box = document.getElementById("shell-chart")
+        width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
+        dom.mount_id("shell-chart", shell.render_chart(width or 640))
+        self.page.after_render()
+        self.broadcast()
+
+    # -- the bot loop: slices with a pause between, never a frozen page -------------------
+    def schedule_bot(self) -> None:
+        if self.bot_scheduled or self.shell.bot_turn() is None:
+            return
+        self.bot_scheduled = True
+        turn = self.shell.session.bot if self.shell.session else None
+        delay = BOT_PAUSE_MS if turn is not None and turn.slices == 0 else 0
+        self.host.later(delay, self.bot_slice)
+
+    def bot_slice(self) -> None:
+        self.bot_scheduled = False
+        played = self.shell.bot_step(BOT_SLICE_MS)
+        if played:
+            self.render()
+        else:
+            self.schedule_bot()
+
+
+def read_form(form: Any) -> dict[str, str]:
+    """Every field of a form as text (checkboxes: "on" when ticked, else absent)."""
+    data = js.FormData.new(form)
+    out: dict[str, str] = {}
+    for pair in data.entries():
+        out[str(pair[0])] = str(pair[1])
+    return out
+
+
+def mark_field_errors(errors: dict[str, str]) -> None:
+    """Set-up errors beside their fields, announced (``aria-invalid`` and a message)."""
+    for node in document.querySelectorAll("[data-field-error]"):
+        node.remove()
+    for node in document.querySelectorAll("[aria-invalid='true']"):
+        node.removeAttribute("aria-invalid")
+    for fid, msg in errors.items():
+        field = document.getElementById(fid)
+        if frame.nullish(field):
+            continue
+        field.setAttribute("aria-invalid", "true")
+        note = document.createElement("span")
+        note.className = "field-error"
+        note.setAttribute("data-field-error", fid)
+        note.setAttribute("role", "alert")
+        note.textContent = msg
+        field.insertAdjacentElement("afterend", note)
+
+
+def apply_patch(node: Any, patch: dict[str, Any]) -> None:
+    """Change a build-time element: classes on/off, style properties, attributes."""
+    if frame.nullish(node):
+        return
+    for cls, on in patch.get("class", {}).items():
+        node.classList.toggle(cls, bool(on))
+    for prop, value in patch.get("style", {}).items():
+        if value is None:
+            node.style.removeProperty(prop)
+        else:
+            node.style.setProperty(prop, str(value))
+    for name, value in patch.get("attrs", {}).items():
+        if value is None:
+            node.removeAttribute(name)
+        else:
+            node.setAttribute(name, str(value))
+
+
+def run(page_class: type[GamePage]) -> Runner:
+    runner = Runner(page_class)
+    runner.boot()
+    return runner

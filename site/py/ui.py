@@ -1,0 +1,202 @@
+"""Element trees: what every renderer returns, turned into DOM in the page and HTML in tests.
+
+Why a tree and not DOM calls: a renderer that returns plain data is a pure function of
+(view, page state), so pytest runs every page's logic under CPython without a browser
+(``to_html``, ``find``, ``fire``), and the browser side (``dom.py``) is one small builder
+that patches the page in place (focus and typed text survive a re-render).
+
+Text is always text: ``to_html`` escapes it and ``dom.py`` sets it with ``textContent``, so
+a name from a link can never become markup. Event handlers are Python callables in the
+tree (``on_click=...``); they receive an :class:`Event`.
+"""
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire"]
+
+SVG_NS = "http://www.w3.org/2000/svg"
+Child = "Node | str | None"
+_EVENTS = (
+    "click", "input", "change", "submit", "keydown", "focus", "blur",
+    "pointerdown", "pointermove", "pointerup", "pointercancel", "pointerover", "pointerout",
+)
+
+
+@dataclass
+class Event:
+    """What a handler gets, in the page and in tests alike.
+
+    ``value``/``checked`` are the target's at the time of the event, ``key`` the key pressed,
+    ``detail`` a custom event's payload, ``fields`` a submitted form's fields; ``raw`` is the
+    browser's event (None in tests).
+    """
+
+    type: str = "click"
+    value: str = ""
+    checked: bool = False
+    key: str = ""
+    detail: Any = None
+    #: a form's named fields at a submit (text; a ticked checkbox is "on")
+    fields: dict[str, str] = field(default_factory=dict)
+    #: pointer position in client pixels (pointer events), and the ``data-*`` attributes of
+    #: the element the handler is on and of the element under the pointer (for drags)
+    x: float = 0.0
+    y: float = 0.0
+    data: dict[str, str] = field(default_factory=dict)
+    under: dict[str, str] = field(default_factory=dict)
+    raw: Any = None
+    prevented: bool = False
+
+    def prevent(self) -> None:
+        self.prevented = True
+        if self.raw is not None:
+            self.raw.preventDefault()
+
+    def reset_form(self) -> None:
+        """Empty the submitted form (a typed action once played)."""
+        if self.raw is not None:
+            self.raw.target.reset()
+
+
+@dataclass
+class Node:
+    """One element: tag, attributes (strings), children, handlers by event type."""
+
+    tag: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    children: list[Node | str] = field(default_factory=list)
+    ns: str | None = None
+    on: dict[str, Callable[[Event], Any]] = field(default_factory=dict)
+    #: properties set on the DOM element rather than as attributes (value, checked)
+    props: dict[str, Any] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Node]:
+        return walk(self)
+
+
+def _attr_name(key: str) -> str:
+    if key == "cls":
+        return "class"
+    if key == "for_":
+        return "for"
+    return key.rstrip("_").replace("_", "-")
+
+
+def _build(tag: str, ns: str | None, children: Iterable[Any], attrs: dict[str, Any]) -> Node:
+    node = Node(tag, ns=ns)
+    for key, value in attrs.items():
+        if key.startswith("on_") and key[3:] in _EVENTS:
+            if value is not None:
+                node.on[key[3:]] = value
+            continue
+        if key in ("value", "checked") and tag in ("input", "select", "textarea"):
+            node.props[key] = value
+            if key == "value":
+                node.attrs["value"] = str(value)
+            elif value:
+                node.attrs["checked"] = ""
+            continue
+        if value is None or value is False:
+            continue
+        node.attrs[_attr_name(key)] = "" if value is True else str(value)
+    for child in children:
+        _add(node, child)
+    return node
+
+
+def _add(node: Node, child: Any) -> None:
+    if child is None or child is False:
+        return
+    if isinstance(child, Node):
+        node.children.append(child)
+    elif isinstance(child, str):
+        if child:
+            node.children.append(child)
+    elif isinstance(child, (list, tuple)) or hasattr(child, "__next__"):
+        for c in child:
+            _add(node, c)
+    else:
+        node.children.append(str(child))
+
+
+def h(tag: str, *children: Any, **attrs: Any) -> Node:
+    """An HTML element: ``h("button", "Undo", cls="small", on_click=undo)``."""
+    return _build(tag, None, children, attrs)
+
+
+def svg(tag: str, *children: Any, **attrs: Any) -> Node:
+    """An SVG element (attribute names with ``_`` become ``-``: ``stroke_width``)."""
+    return _build(tag, SVG_NS, children, attrs)
+
+
+def frag(*children: Any) -> Node:
+    """Several nodes where one is expected; mounted as the container's children."""
+    return _build("#fragment", None, children, {})
+
+
+_VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
+
+
+def to_html(node: Node | str) -> str:
+    """HTML text of a tree, every text and attribute escaped (for tests and the build)."""
+    if isinstance(node, str):
+        return html.escape(node, quote=False)
+    inner = "".join(to_html(c) for c in node.children)
+    if node.tag == "#fragment":
+        return inner
+    attrs = "".join(f' {k}="{html.escape(v, quote=True)}"' for k, v in node.attrs.items())
+    if node.tag in _VOID and node.ns is None:
+        return f"<{node.tag}{attrs}>"
+    return f"<{node.tag}{attrs}>{inner}</{node.tag}>"
+
+
+def walk(node: Node) -> Iterator[Node]:
+    yield node
+    for c in node.children:
+        if isinstance(c, Node):
+            yield from walk(c)
+
+
+def _matches(node: Node, selector: str) -> bool:
+    """A tiny selector: ``#id``, ``.class``, ``tag``, ``tag.class``, ``[attr=value]``."""
+    if selector.startswith("#"):
+        return node.attrs.get("id") == selector[1:]
+    if selector.startswith("[") and selector.endswith("]"):
+        key, _, value = selector[1:-1].partition("=")
+        return key in node.attrs and (not value or node.attrs[key] == value.strip("\"'"))
+    tag, _, cls = selector.partition(".")
+    if tag and node.tag != tag:
+        return False
+    return not cls or cls in node.attrs.get("class", "").split()
+
+
+def find_all(node: Node, selector: str) -> list[Node]:
+    return [n for n in walk(node) if _matches(n, selector)]
+
+
+def find(node: Node, selector: str) -> Node:
+    """The first match; raises LookupError naming the selector (tests read better)."""
+    for n in walk(node):
+        if _matches(n, selector):
+            return n
+    raise LookupError(f"no element matches {selector!r}")
+
+
+def text(node: Node | str) -> str:
+    """The text content, like the DOM's ``textContent``."""
+    if isinstance(node, str):
+        return node
+    return "".join(text(c) for c in node.children)
+
+
+def fire(node: Node, selector: str, event: str = "click", **fields: Any) -> Any:
+    """Call the handler of the first element matching ``selector`` (tests' click)."""
+    target = find(node, selector)
+    handler = target.on.get(event)
+    if handler is None:
+        raise LookupError(f"{selector!r} has no {event} handler")
+    return handler(Event(type=event, **fields))
