@@ -1,0 +1,356 @@
+"""The game shell in CPython: seats, playing, undo that keeps drawn chance results, viewing
+step N and "continue from here", the bot runner in slices, hand-over screens with hidden
+information, secret simultaneous choices that never reach a save, links and the log.
+
+A tiny game of our own ("Odds") exercises what no shipped game has all at once: hidden
+information, a secret simultaneous step and a chance step after it.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from page_host import FakeHost, render_all
+from shell import CHAT_LIMIT, LOG_SHOWN, GamePage, Seat, Shell, ShellError, parse_setup
+from ui import find, find_all, fire, h, text, to_html
+
+from conquest.bots import Bot
+from conquest.catalog import GameFacts
+from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, Outcome
+from conquest.savecode import encode_save
+from conquest.session import Match
+
+# -- a small game with every feature the shell serves ------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsState:
+    """Two seats each pick 0 or 1 in secret; a coin decides ties; first to 100 points wins."""
+
+    points: tuple[int, int] = (0, 0)
+    picks: tuple[int, int] | None = None  # the revealed picks, waiting for the coin
+    secret: tuple[int, ...] = (7, 9)  # each seat's hidden number (hidden information)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    a: int
+    b: int
+
+    def __str__(self) -> str:
+        return f"p{self.a}{self.b}"
+
+
+@dataclass(frozen=True)
+class Coin:
+    side: int
+
+    def __str__(self) -> str:
+        return f"c{self.side}"
+
+
+class OddsGame(Game[OddsState, Any]):
+    id = "odds"
+    title = "Odds"  # type: ignore[assignment]
+    min_players = 2  # type: ignore[assignment]
+    max_players = 2  # type: ignore[assignment]
+    ruling_prefix = "O"  # type: ignore[assignment]
+    facts = GameFacts("odds", "Odds", 2, 2, "2 players", "test", "O", 9, "test")  # type: ignore[assignment]
+    hidden_information = True
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        return dict(options or {})
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> OddsState:
+        return OddsState()
+
+    def simultaneous(self, state: OddsState) -> tuple[int, ...]:
+        return () if state.picks is not None or self.outcome(state) else (0, 1)
+
+    def secret_choices(self, state: OddsState, seat: int) -> list[int]:
+        return [0, 1]
+
+    def join_secret(self, state: OddsState, parts: Mapping[int, Any]) -> Reveal:
+        if any(parts.get(s) not in (0, 1) for s in (0, 1)):
+            raise IllegalAction("odds.part", "O1: pick 0 or 1")
+        return Reveal(parts[0], parts[1])
+
+    def legal_actions(self, state: OddsState) -> list[Any]:
+        if self.simultaneous(state):
+            return [Reveal(a, b) for a in (0, 1) for b in (0, 1)]
+        return []
+
+    def chance(self, state: OddsState) -> ChanceSpec | None:
+        return ChanceSpec("coin", (2,)) if state.picks is not None else None
+
+    def chance_action(self, state: OddsState, values: Sequence[int]) -> Coin:
+        return Coin(values[0])
+
+    def apply(self, state: OddsState, action: Any) -> OddsState:
+        if isinstance(action, Reveal) and self.simultaneous(state):
+            return OddsState(state.points, (action.a, action.b), state.secret)
+        if isinstance(action, Coin) and state.picks is not None:
+            a, b = state.picks
+            winner = 0 if (a + b) % 2 == 0 else 1
+            if a == b:
+                winner = action.side
+            pts = list(state.points)
+            pts[winner] += 1
+            return OddsState((pts[0], pts[1]), None, state.secret)
+        raise IllegalAction("odds.now", f"O2: {action} is not allowed now")
+
+    def outcome(self, state: OddsState) -> Outcome | None:
+        for s in (0, 1):
+            if state.points[s] >= 100:
+                return Outcome((s,), "a hundred points")
+        return None
+
+    def to_move(self, state: OddsState) -> int | None:
+        return None
+
+    def view(self, state: OddsState, player: int | None) -> dict[str, Any]:
+        return {"points": list(state.points), "mine": None if player is None else state.secret[player]}
+
+    def parse_action(self, text: str) -> Any:
+        if len(text) == 3 and text[0] == "p" and text[1] in "01" and text[2] in "01":
+            return Reveal(int(text[1]), int(text[2]))
+        if len(text) == 2 and text[0] == "c" and text[1] in "01":
+            return Coin(int(text[1]))
+        raise InvalidAction("odds.text", f"not an Odds action: {text!r}")
+
+    def state_to_json(self, state: OddsState) -> dict[str, Any]:
+        return {"points": list(state.points), "picks": state.picks}
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> OddsState:
+        return OddsState(tuple(obj["points"]), None if obj["picks"] is None else tuple(obj["picks"]))
+
+    def stats(self, state: OddsState) -> dict[str, list[float]]:
+        return {"Points": [float(p) for p in state.points]}
+
+    def bot_levels(self) -> dict[str, Any]:
+        return {"Slow": SlowBot}
+
+
+class SlowBot(Bot):
+    """Thinks in many small steps (so the runner must slice it), then picks 1."""
+
+    def think_secret(self, game: Game[Any, Any], state: Any, seat: int) -> Any:
+        for _ in range(5):
+            yield
+        return 1
+
+
+ODDS = OddsGame()
+
+
+class OddsPage(GamePage):
+    game_id = "odds"
+
+    def render(self, view: Mapping[str, Any]) -> Any:
+        return h("div", h("p", f"Points {view['points']}", id="odds-points"),
+                 h("p", f"Mine {view['mine']}", id="odds-mine"), id="odds")
+
+
+def odds_shell(seats: list[Seat], host: FakeHost | None = None) -> tuple[Shell, FakeHost]:
+    host = host or FakeHost()
+    shell = Shell(ODDS, host)
+    shell.page = OddsPage(shell)
+    match = Match(ODDS, {"seats": [s.to_json() for s in seats]})
+    slot = host.store.create(match.save().to_json(), "Odds", host.now())
+    shell.open(match, slot)
+    return shell, host
+
+
+ANN, BOB = Seat("Ann", "#e69f00"), Seat("Bob", "#56b4e9")
+
+# -- set-up ----------------------------------------------------------------------------------------
+
+
+def test_setup_fields_give_seats_and_name_errors_by_field() -> None:
+    facts = GameFacts("x", "X", 2, 4, "", "", "X", 1, "")
+    fields = {"seat-count": "3", "seat-name-0": " Ann  Lee ", "seat-colour-0": "#e69f00",
+              "seat-name-1": "Bob", "seat-colour-1": "#e69f00", "seat-who-1": "Hard",
+              "seat-name-2": "", "seat-colour-2": "#009e73", "seat-who-2": "Nope"}
+    seats, errors = parse_setup(fields, facts, ["Easy", "Hard"])
+    assert [s.name for s in seats] == ["Ann Lee", "Bob", "Player 3"]
+    assert seats[1].who == "Hard" and seats[1].is_bot
+    ids = [f for f, _ in errors]
+    assert ids == ["seat-name-2", "seat-who-2", "seat-colour-1"]
+    assert "same colour" in dict(errors)["seat-colour-1"]
+    _, errors = parse_setup({"seat-count": "9"}, facts, [])
+    assert errors and errors[0][0] == "seat-count" and "2–4" in errors[0][1]
+
+
+# -- secret choices, hand-over, chance kept on undo ------------------------------------------------
+
+
+def test_hot_seat_hands_over_between_people_and_hides_the_other_view() -> None:
+    shell, host = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    # nobody has the device yet: Ann is asked to take it; the board is not drawn for her yet
+    assert s.needs_handover() == 0
+    over = shell.render_handover()
+    assert "Pass to Ann" in text(over) and find(over, "#shell-ready")
+    fire(over, "#shell-ready")
+    assert s.needs_handover() is None and s.viewer() == 0
+    assert text(find(render_all(shell)["game-controls"], "#odds-mine")) == "Mine 7"
+    assert shell.give_secret(0, 1) is True  # Ann chose; Bob's turn
+    assert s.secret_parts == {0: 1}
+    assert s.needs_handover() == 1  # pass to Bob: Ann's view must not stay on screen
+    # the pending part is nowhere in what leaves the page
+    save = s.save()
+    assert save["log"] == [] and "1" not in json.dumps(save["log"])
+    assert encode_save(save) == encode_save(Match(ODDS, save["options"]).save().to_json())
+    shell.ready(1)
+    assert text(find(render_all(shell)["game-controls"], "#odds-mine")) == "Mine 9"
+    shell.give_secret(1, 1)
+    # the reveal is one step, then the coin is drawn and logged
+    assert s.match.log[0] == "p11" and s.match.log[1] in ("c0", "c1")
+    assert s.secret_parts == {}
+
+
+def test_a_refused_secret_part_asks_again_and_changes_nothing() -> None:
+    shell, _ = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    shell.give_secret(0, 0)
+    assert shell.give_secret(1, 5) is False  # not 0 or 1: the join refuses it
+    assert shell.message is not None and "O1" in shell.message[1]
+    assert s.secret_parts == {0: 0} and s.match.log == []
+
+
+def test_undo_keeps_a_drawn_chance_result_on_record() -> None:
+    shell, host = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    shell.give_secret(0, 0)
+    shell.give_secret(1, 0)
+    coin = s.match.log[1]
+    shell.undo()
+    assert s.match.log == []
+    assert s.taken_back == [{"at": 0, "log": [coin]}]
+    log = render_all(shell)["shell-log-box"]
+    assert coin in text(log) and "drawn, then undone" in text(log)
+    assert shell.message is not None and "taken back" in shell.message[1]
+
+
+def test_bots_think_in_slices_and_play_secret_parts() -> None:
+    shell, host = odds_shell([ANN, Seat("Cal", "#009e73", "Slow")])
+    s = shell.session
+    assert s is not None
+    assert s.bot_to_act() is None  # Ann (a person) chooses first
+    shell.give_secret(0, 0)
+    assert s.bot_to_act() == 1
+    bar = shell.render_status("")
+    slices = 0
+    while not shell.bot_step(0):  # a zero budget: one step of thinking per slice
+        slices += 1
+        assert slices < 20
+    assert slices >= 5  # the runner yielded between the bot's steps
+    assert "thinking" in text(bar) and find(bar, "#shell-bot-stop")
+    assert s.match.log[0] == "p01"
+
+
+def test_stopping_the_bots_and_letting_them_play_again() -> None:
+    shell, _ = odds_shell([Seat("Cal", "#009e73", "Slow"), Seat("Dee", "#0072b2", "Slow")])
+    s = shell.session
+    assert s is not None
+    assert shell.bot_turn() is not None
+    fire(shell.render_status(""), "#shell-bot-stop")
+    assert s.bots_paused and shell.bot_turn() is None and not shell.bot_step(10)
+    fire(shell.render_status(""), "#shell-bot-go")
+    assert shell.bot_turn() is not None
+
+
+# -- viewing an earlier step, continue from here ---------------------------------------------------
+
+
+def play_round(shell: Shell, a: int, b: int) -> None:
+    shell.give_secret(0, a)
+    shell.give_secret(1, b)
+
+
+def test_viewing_step_n_refuses_play_and_continue_from_here_keeps_the_original() -> None:
+    shell, host = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    play_round(shell, 0, 1)
+    play_round(shell, 1, 1)
+    original = list(s.match.log)
+    slot0 = s.slot_id
+    view = render_all(shell)["shell-log-box"]
+    fire(view, "[data-view=2]")  # "View" on step 2
+    assert s.viewing == 2 and s.locked()
+    bar = render_all(shell)["shell-viewing"]
+    assert "Viewing step 2 of 4" in text(bar)
+    with pytest.raises(ShellError):
+        s.give_secret(0, 1)
+    fire(bar, "#shell-view-prev")
+    assert s.viewing == 1
+    fire(render_all(shell)["shell-viewing"], "#shell-branch")
+    s = shell.session
+    assert s is not None
+    assert s.slot_id != slot0 and s.match.log == original[:2] and s.viewing is None  # the coin stays
+    assert host.store.open(slot0)["log"] == original  # the original is kept
+    assert "from step 1" in host.store.get(s.slot_id).name and s.taken_back == []
+    fire(render_all(shell)["shell-log-box"], "[data-view=1]")
+    fire(render_all(shell)["shell-viewing"], "#shell-view-present")
+    assert s.viewing is None
+
+
+# -- links, log, chart, messages -------------------------------------------------------------------
+
+
+def test_links_show_their_length_against_the_chat_limit() -> None:
+    shell, _ = odds_shell([ANN, BOB])
+    links = render_all(shell)["shell-links"]
+    url = text(find(links, "#shell-host-url"))
+    assert url.startswith("http://127.0.0.1:8000/play/x/#h=c1.")
+    assert f"{len(url):,} of {CHAT_LIMIT:,}" in text(find(links, "#shell-host-len"))
+    assert "at step 0" in text(links)
+    assert find(links, "#shell-copy-view").attrs["data-copy"].split("#")[1].startswith("v=")
+
+
+def test_the_log_shows_the_last_steps_and_more_on_demand() -> None:
+    shell, _ = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    for i in range(LOG_SHOWN):  # a long game: every step is a reveal and a coin
+        s.match.log.append(f"p0{i % 2}")
+        s.match.states.append(ODDS.apply(s.match.state, Reveal(0, i % 2)))
+        s.match.log.append("c0")
+        s.match.states.append(ODDS.apply(s.match.state, Coin(0)))
+    log = shell.render_log()
+    assert len(find_all(log, "li")) == LOG_SHOWN
+    fire(log, "#shell-log-more")
+    assert len(find_all(shell.render_log(), "li")) == 2 * LOG_SHOWN
+
+
+def test_the_chart_replays_the_games_own_numbers() -> None:
+    shell, _ = odds_shell([ANN, BOB])
+    play_round(shell, 0, 1)
+    chart = shell.render_chart()
+    lines = find_all(chart, "polyline")
+    assert len(lines) == 2 and find(chart, "[data-stat=Points]")
+    assert lines[1].attrs.get("stroke-dasharray")  # the second line differs without colour too
+
+
+def test_hostile_names_stay_text() -> None:
+    evil = Seat("<img src=x onerror=alert(1)>", "#e69f00")
+    shell, _ = odds_shell([evil, BOB])
+    html = "".join(to_html(t) for t in render_all(shell).values())
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_read_only_copy_refuses_play_with_a_clear_message() -> None:
+    shell, _ = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    s.mode = "view"
+    assert shell.give_secret(0, 1) is False
+    assert shell.message is not None and "read-only" in shell.message[1]
+    assert "shell-undo" not in to_html(shell.render_status(""))
