@@ -174,15 +174,33 @@ def _matches(node: Node, selector: str) -> bool:
     return not cls or cls in node.attrs.get("class", "").split()
 
 
+def _select(node: Node, parts: list[str], ancestors: list[Node]) -> Iterator[Node]:
+    """Nodes matching the last part whose ancestors match the earlier ones, in order."""
+    if _matches(node, parts[-1]):
+        need = parts[:-1]
+        i = len(ancestors)
+        for part in reversed(need):
+            while i > 0 and not _matches(ancestors[i - 1], part):
+                i -= 1
+            if i == 0:
+                break
+            i -= 1
+        else:
+            yield node
+    for c in node.children:
+        if isinstance(c, Node):
+            yield from _select(c, parts, [*ancestors, node])
+
+
 def find_all(node: Node, selector: str) -> list[Node]:
-    return [n for n in walk(node) if _matches(n, selector)]
+    """Matches of a selector; parts separated by spaces are descendants (``.box button``)."""
+    return list(_select(node, selector.split(), []))
 
 
 def find(node: Node, selector: str) -> Node:
     """The first match; raises LookupError naming the selector (tests read better)."""
-    for n in walk(node):
-        if _matches(n, selector):
-            return n
+    for n in _select(node, selector.split(), []):
+        return n
     raise LookupError(f"no element matches {selector!r}")
 
 

@@ -70,23 +70,23 @@ def click_territory(page, t: int) -> None:
 
 def mirror(page) -> Match:
     """The campaign the page holds, from its own host link."""
-    url = page.inner_text("#mg-host-url")
+    url = page.inner_text("#shell-host-url")
     _, save = parse_fragment(url.split("#", 1)[1])
     return Match(GAME, save["options"], save["log"])
 
 
 def log_codes(page) -> list[str]:
-    return page.locator("#mg-log li code").all_inner_texts()
+    return page.locator("#shell-log li code").all_text_contents()
 
 
 def prompt(page) -> str:
-    return page.inner_text("#mg-prompt")
+    return page.inner_text("#shell-prompt")
 
 
 def wait_prompt(page, text: str) -> None:
     """Wait until the prompt says ``text`` (after a spin it says so once the wheel stops)."""
     page.wait_for_function(
-        "t => document.getElementById('mg-prompt').textContent.includes(t)", arg=text, timeout=10_000
+        "t => document.getElementById('shell-prompt').textContent.includes(t)", arg=text, timeout=10_000
     )
 
 
@@ -109,7 +109,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     assert page.locator("#mg-map .territory").count() == 100  # the map is in the HTML
 
     # -- set-up: names (one hostile), a typed game, a preset saved and reused ------------
-    names = page.locator("#mg-player-rows input[type=text]")
+    names = page.locator(".shell-seat input[type=text]")
     for i, name in enumerate(["Ann", "Bob", HOSTILE]):
         names.nth(i).fill(name)
     page.evaluate("localStorage.setItem('conquest:metagame:presets', '{not json')")  # damaged: ignored
@@ -122,8 +122,8 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     page.select_option("#mg-preset", index=1)
     page.click("#mg-preset-use")
     assert "Chess on BoardGameArena" in page.input_value("#mg-typed-games")
-    page.click("#mg-start")
-    page.wait_for_selector("#mg-console:not([hidden])")
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-game:not([hidden])")
 
     # -- capitals by keyboard, one round of claims ---------------------------------------
     assert "pick a capital" in prompt(page)
@@ -133,7 +133,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     assert page.locator("#mg-marks .cap-mark").count() == 3
     assert "claim a neutral territory" in prompt(page)
     typed(page, "i0")  # refused with the ruling's reason; nothing changes
-    assert "M5" in page.inner_text("#error-banner")
+    assert "M5" in page.inner_text("#shell-toast")
     assert len(log_codes(page)) == 3
     for _ in range(2):
         page.locator("#mg-territories .territory.is-eligible").first.focus()
@@ -142,7 +142,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     first = int(page.locator("#mg-territories .territory.is-eligible").first.get_attribute("data-index"))
     click_territory(page, first)
     assert [c[0] for c in log_codes(page)] == ["k", "k", "k", "c", "c", "c"]
-    assert "Turn 3" in page.locator("#mg-log li").nth(5).inner_text()
+    assert "Turn 3" in page.locator("#shell-log li").nth(5).inner_text()
     # names from the form are text, never markup
     assert HOSTILE in page.inner_text("#mg-players") and page.locator("#mg-players i").count() == 0
 
@@ -237,20 +237,20 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
         page.keyboard.press("Enter")
     after = len(log_codes(page))
     for _ in range(2):  # the gift (if any), then the duel result
-        page.click("#mg-undo")
+        page.click("#shell-undo")
         if "record the winner" in prompt(page):
             break
     assert "record the winner" in prompt(page) and len(log_codes(page)) < after
     page.click("#mg-actions button:has-text('(attacker) won')")
-    assert "wins and takes" in page.inner_text("#mg-log li:last-child")
+    assert "wins and takes" in page.inner_text("#shell-log li:last-child")
 
     # -- step back through the log and come back -------------------------------------------
-    page.click("#mg-log li:nth-child(4) button")
-    assert page.is_visible("#mg-viewing") and "Viewing step 4" in page.inner_text("#mg-viewing")
+    page.click("#shell-log li:nth-child(4) button")
+    assert page.is_visible("#shell-viewing .shell-viewing") and "Viewing step 4" in page.inner_text("#shell-viewing")
     assert page.locator("#mg-actions button").count() == 0
     assert page.locator(f"#mg-t{target}[style*='--owner-fill']").count() == 0  # neutral back then
-    page.click("#mg-view-present")
-    assert not page.is_visible("#mg-viewing")
+    page.click("#shell-view-present")
+    assert not page.is_visible("#shell-viewing .shell-viewing")
 
     # -- a capital invasion with two duels ------------------------------------------------
     page.click("#mg-actions button:has-text('Pass')")  # Bob
@@ -273,18 +273,18 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     page.click("#mg-actions button:has-text('(attacker) won')")
     assert "second game" in prompt(page)
     page.click("#mg-actions button:has-text('(attacker) won')")
-    assert "eliminated" in page.inner_text("#mg-log li:last-child")
+    assert "eliminated" in page.inner_text("#shell-log li:last-child")
     assert page.locator("#mg-players tr.is-out").count() == 1
-    assert page.locator("#mg-chart-box svg polyline").count() == 3
+    assert page.locator("#shell-chart svg polyline").count() == 3
     steps = len(log_codes(page))
     with page.expect_download() as dl:
-        page.click("#mg-download")
+        page.click("#shell-download")
     campaign_file = tmp_path / dl.value.suggested_filename
     dl.value.save_as(campaign_file)
-    host_url = page.inner_text("#mg-host-url")
-    view_url = page.inner_text("#mg-view-url")
+    host_url = page.inner_text("#shell-host-url")
+    view_url = page.inner_text("#shell-view-url")
     forgive_reload_aborts(w)
-    assert int(re.search(r"([\d,]+) of 2,000", page.inner_text("#mg-host-len"))[1].replace(",", "")) == len(
+    assert int(re.search(r"([\d,]+) of 2,000", page.inner_text("#shell-host-len"))[1].replace(",", "")) == len(
         host_url
     )
     w.assert_clean()
@@ -307,20 +307,20 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
         viewer.page.goto(view_url)
         viewer.wait_engine()
         vp = viewer.page
-        assert vp.is_visible("#mg-readonly") and not vp.is_visible("#mg-tools")
-        assert not vp.is_visible("#mg-typed") and not vp.is_visible("#mg-undo")
+        assert vp.is_visible("#shell-readonly-note") and not vp.is_visible("#mg-tools")
+        assert not vp.is_visible("#mg-typed") and not vp.is_visible("#shell-undo")
         assert vp.locator("#mg-actions button").count() == 0
         vp.locator(f"#mg-t{target}").focus()
         vp.keyboard.press("Enter")
-        assert "read-only" in vp.inner_text("#notice-banner")
+        assert "read-only" in vp.inner_text("#shell-toast")
         assert len(log_codes(vp)) == steps
         viewer.assert_clean()
 
         # -- the downloaded file opens on the set-up page of another browser ---------------
         other.page.goto(base_url + "play/metagame/")
         other.wait_engine()
-        assert other.page.locator("#mg-saved-list li").count() >= 1  # resume what this browser holds
-        other.page.set_input_files("#mg-import", str(campaign_file))
+        assert other.page.locator("#shell-saved-list li").count() >= 1  # resume what this browser holds
+        other.page.set_input_files("#shell-import", str(campaign_file))
         other.page.wait_for_url("**/play/metagame/?slot=*")
         other.wait_engine()
         assert len(log_codes(other.page)) == steps
@@ -353,8 +353,8 @@ def test_spin_animation_and_audience_view(open_page, context) -> None:
         page.click("#mg-audience-open")
     aud = popup.value
     aud.wait_for_function("document.documentElement.dataset.engine === 'ready'", timeout=90_000)
-    aud.wait_for_function("document.getElementById('mg-prompt').textContent.includes('spin the wheel')")
-    assert not aud.is_visible("#mg-actions button") and not aud.is_visible("#mg-log")
+    aud.wait_for_function("document.getElementById('shell-prompt').textContent.includes('spin the wheel')")
+    assert not aud.is_visible("#mg-actions button") and not aud.is_visible("#shell-log")
     x = int(re.search(r"X = ZA \+ ZD = (\d+)", page.inner_text("#mg-invasion")).group(1))
     page.click("#mg-actions button:has-text('Spin the wheel')")
     k = int(re.match(r"r(\d+) ", log_codes(page)[-1]).group(1))
@@ -367,9 +367,9 @@ def test_spin_animation_and_audience_view(open_page, context) -> None:
         off = (angle + (k + 0.5) * 360 / x) % 360
         assert min(off, 360 - off) < 1e-6
     # an undo on the host takes the audience back too
-    page.click("#mg-undo")
+    page.click("#shell-undo")
     assert "spin the wheel" in prompt(page)
-    aud.wait_for_function("document.getElementById('mg-prompt').textContent.includes('spin the wheel')")
+    aud.wait_for_function("document.getElementById('shell-prompt').textContent.includes('spin the wheel')")
     # the speed figures, measured in this page (no assertion on time: only that they are shown)
     page.click("#mg-speed")
     page.wait_for_function("document.getElementById('mg-speed-out').dataset.result !== undefined")

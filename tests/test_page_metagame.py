@@ -1,0 +1,200 @@
+"""The Metagame console's page logic in CPython (the browser tests keep only the glue).
+
+Drives ``site/games/metagame.py`` through the shell with a fake host: set-up fields to a
+campaign, picks on the map (paints of the build-time SVG), an invasion with a sacrifice,
+the slice editor, the spin and its animation bookkeeping, corrections, presets and the draft
+kept across a reload, and names from a link kept as text.
+"""
+from __future__ import annotations
+
+import json
+
+from page_host import FakeHost, make_page, render_all
+
+from conquest.games.metagame import GAME
+from conquest.session import Match
+from metagame import DRAFT_KEY, PRESETS_KEY, MetagamePage, parse_draft, parse_presets
+from ui import find, find_all, fire, text, to_html
+
+FIELDS = {
+    "title": "Friday",
+    "seat-count": "3",
+    "seat-name-0": "Ann",
+    "seat-colour-0": "#e69f00",
+    "seat-name-1": "Bob",
+    "seat-colour-1": "#56b4e9",
+    "seat-name-2": "<i>Cy</i>",
+    "seat-colour-2": "#009e73",
+    "builtin-conquests": "on",
+    "typed-games": "Chess\n<b>Go</b>",
+    "pool-unlimited": "on",
+}
+
+
+def started(fields: dict[str, str] | None = None, host: FakeHost | None = None):  # noqa: ANN201
+    shell, page, host = make_page(MetagamePage, host)
+    assert shell.start(dict(fields or FIELDS)) is not None, shell.message
+    return shell, page, host
+
+
+def eligible(page: MetagamePage) -> list[int]:
+    view = page.shell.session.view()
+    return [int(k[4:]) for k, v in page.paint(view).items() if v["class"]["is-eligible"]]
+
+
+def test_setup_starts_a_campaign_in_a_new_slot() -> None:
+    shell, page, host = started()
+    s = shell.session
+    assert s is not None and s.slot_id and host.query == f"?slot={s.slot_id}"
+    assert [p.name for p in s.match.state.players] == ["Ann", "Bob", "<i>Cy</i>"]
+    assert s.match.state.games == ("conquests", "Chess", "<b>Go</b>")
+    assert host.store.get(s.slot_id).name == "Friday"
+    assert "pick a capital" in text(render_all(shell)["shell-bar"])
+
+
+def test_setup_errors_name_their_field() -> None:
+    shell, page, host = make_page(MetagamePage)
+    bad = dict(FIELDS, **{"seat-colour-1": "#e69f00", "seat-name-2": ""})
+    assert shell.start(bad) is None and shell.session is None
+    assert set(shell.field_errors) == {"seat-colour-1", "seat-name-2"}
+    few = dict(FIELDS, **{"typed-games": ""})
+    assert shell.start(few) is None and "M9" in shell.message[1]
+
+
+def test_capitals_and_claims_by_picks_with_map_paints() -> None:
+    shell, page, host = started()
+    s = shell.session
+    for _ in range(3):
+        page.pick(eligible(page)[0])
+    assert [a[0] for a in s.match.log] == ["k", "k", "k"]
+    view = s.view()
+    paints = page.paint(view)
+    cap = s.match.state.capital[0]
+    assert paints[f"mg-t{cap}"]["style"]["--owner-fill"] == "#e69f00"
+    assert "capital" in paints[f"mg-t{cap}"]["attrs"]["aria-label"]
+    marks = render_all(shell)["mg-marks"]
+    assert len(find_all(marks, ".cap-mark")) == 3
+    # a territory that is not a choice says so and changes nothing
+    taken = s.match.state.capital[1]
+    page.pick(taken)
+    assert "not a choice" in shell.message[1] and len(s.match.log) == 3
+    # the "Choose" list plays the same pick
+    choose = render_all(shell)["mg-side"]
+    first = find(choose, "#mg-choose-t").children[0].attrs["value"]
+    fire(choose, "#mg-choose", "submit", fields={"t": first})
+    assert s.match.log[-1] == f"c{first}"
+    # typed actions are parsed by the engine; a refusal quotes the ruling and changes nothing
+    fire(render_all(shell)["mg-host-tools"], "#mg-typed", "submit", fields={"text": "i0"})
+    assert "M5" in shell.message[1] and len(s.match.log) == 4
+
+
+def invasion_ready(shell, page):  # noqa: ANN001, ANN201
+    """Capitals, then Bob's territory beside Ann's capital, then Ann invades it."""
+    s = shell.session
+    for _ in range(3):
+        page.pick(eligible(page)[0])
+    st = s.match.state
+    target = st.board.adj[st.capital[0]][0]
+    tools = render_all(shell)["mg-host-tools"]
+    fire(tools, "#mg-fix-owner", "submit", fields={"t": str(target), "p": "1"})
+    assert s.match.log[-1] == f"!o{target}=1"
+    page.pick(target)
+    assert s.match.log[-1] == f"i{target}"
+    return target
+
+
+def test_an_invasion_through_the_panel_sacrifice_slices_spin() -> None:
+    shell, page, host = started()
+    s = shell.session
+    invasion_ready(shell, page)
+    side = render_all(shell)["mg-side"]
+    assert "X = ZA + ZD" in text(find(side, "#mg-invasion"))
+    while s.match.state.phase in ("sacrifice", "block"):
+        fire(render_all(shell)["mg-side"], "button.secondary")  # no sacrifice / do not block
+    # the slice editor: live validation, then "Fill for me" and assign
+    for _ in range(2):
+        side = render_all(shell)["mg-side"]
+        assert find(side, "#mg-assign").attrs.get("disabled") == ""
+        fire(side, ".mg-slice-editor button.secondary")  # Fill for me
+        side = render_all(shell)["mg-side"]
+        assert "ready" in text(find(side, ".mg-slice-msgs"))
+        fire(side, "#mg-assign")
+    assert s.match.state.phase == "spin"
+    wheel = render_all(shell)["mg-side"]
+    x = s.match.state.inv.x
+    assert len(find_all(wheel, "path")) == x
+    fire(wheel, "#mg-spin")
+    assert s.match.log[-1].startswith("r")
+    # the wheel turns to the drawn slice; the result shows only once it stops
+    tree = render_all(shell)
+    assert find(tree["mg-side"], ".mg-drawn").attrs.get("hidden") == ""
+    assert "spinning" in text(tree["shell-bar"])
+    k = s.match.state.inv.spins[-1] if hasattr(s.match.state.inv, "spins") else None
+    host.run_timers()
+    tree = render_all(shell)
+    assert "hidden" not in find(tree["mg-side"], ".mg-drawn").attrs
+    angle = float(find(tree["mg-side"], "#mg-spinner").attrs["style"].split("(")[1].split("deg")[0])
+    drawn = GAME.parse_action(s.match.log[-1]).k
+    off = (angle + (drawn + 0.5) * 360 / x) % 360
+    assert min(off, 360 - off) < 1e-6 and k is not None
+    assert "Spin history (1 spin)" in text(tree["mg-spins"])
+
+
+def test_undo_past_a_spin_keeps_it_in_the_spin_history() -> None:
+    shell, page, host = started()
+    s = shell.session
+    invasion_ready(shell, page)
+    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
+        if s.match.state.phase.startswith("slices"):
+            page.fill_draft()
+            page.assign()
+        else:
+            fire(render_all(shell)["mg-side"], "button.secondary")
+    page.spin()
+    spun = s.match.log[-1]
+    shell.undo()
+    assert s.match.state.phase == "spin" and spun not in s.match.log
+    spins = text(render_all(shell)["mg-spins"])
+    assert spun in spins and "Taken back" in spins
+    assert spun in text(render_all(shell)["shell-log-box"])
+
+
+def test_presets_and_the_draft_survive_a_reload_and_damage_is_ignored() -> None:
+    host = FakeHost()
+    host.backend.set(PRESETS_KEY, "{not json")
+    shell, page, _ = make_page(MetagamePage, host)
+    assert page.presets() == []
+    page.save_preset("Friday", ["conquests", "Chess"])
+    assert json.loads(host.backend.get(PRESETS_KEY))["presets"][0]["name"] == "Friday"
+    setup = page.render_setup()["mg-presets"]
+    assert "Friday (2 games)" in text(setup)
+    page.use_preset("0")
+    assert host.set["mg-builtin-conquests"] is True and host.set["mg-typed-games"] == "Chess"
+    assert parse_presets('[{"name": 3}]') == []
+    # a draft is kept for the slot and step it was made at, and nowhere else
+    shell2, page2, _ = started(host=host)
+    s = shell2.session
+    raw = json.dumps({"slot": s.slot_id, "n": len(s.match.log), "draft": {"0": 2, "x": 1}, "picked": [1, True, 500]})
+    assert parse_draft(raw, s.slot_id, len(s.match.log), 3, 100) == ({0: 2}, {1})
+    assert parse_draft(raw, "other", len(s.match.log), 3, 100) == ({}, set())
+    page2.set_count(1, 3)
+    assert json.loads(host.backend.get(DRAFT_KEY))["draft"] == {"1": 3}
+
+
+def test_names_from_a_link_are_text_in_every_part() -> None:
+    shell, page, host = started()
+    for _ in range(3):
+        page.pick(eligible(page)[0])
+    html = "".join(to_html(t) for t in render_all(shell).values())
+    assert "<i>Cy</i>" not in html and "&lt;i&gt;Cy&lt;/i&gt;" in html
+
+
+def test_a_read_only_copy_shows_no_controls() -> None:
+    shell, page, host = make_page(MetagamePage)
+    m = Match(GAME, {"players": ["Ann", "Bob", "Cy"]})
+    shell.open(m, None, "view")
+    tree = render_all(shell)
+    assert find_all(tree["mg-side"], "button") == []
+    assert tree["mg-host-tools"].attrs.get("hidden") == ""
+    page.pick(0)
+    assert "read-only" in shell.message[1]
