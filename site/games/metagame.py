@@ -305,6 +305,9 @@ class MetagamePage(GamePage):
                     pts.append((st.turn, i))
         return pts
 
+    def log_label(self, before: Any) -> str:
+        return "Capitals" if before.phase == "capital" else f"Turn {before.turn}"
+
     def prompt(self, view: Mapping[str, Any]) -> str:
         s = self.shell.session
         assert s is not None

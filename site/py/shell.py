@@ -463,6 +463,10 @@ class GamePage:
         seat = self.shell.session.acting_seat() if self.shell.session else None
         return f"{self.shell.session.seat_name(seat)} to play." if seat is not None else ""
 
+    def log_label(self, before: Any) -> str:
+        """A short label before a log line (e.g. "Turn 3"), from the state it was played in."""
+        return ""
+
     def chart_points(self, states: Sequence[Any]) -> list[tuple[int, int]]:
         """Which states the chart shows, as ``(x, state index)``; default every step."""
         return [(i, i) for i in range(len(states))]
@@ -789,7 +793,8 @@ class Shell:
                 words = self.game.describe_action(before, self.game.parse_action(text))
             except Exception:  # describing is best effort; the code is still shown
                 words = text
-            out.append({"step": i + 1, "words": words, "code": text, "chance": chance})
+            label = self.page.log_label(before) if self.page is not None else ""
+            out.append({"step": i + 1, "words": words, "code": text, "chance": chance, "label": label})
         return out
 
     def render_log(self) -> Node:
@@ -806,6 +811,7 @@ class Shell:
             items.append(
                 h(
                     "li",
+                    h("span", line["label"], cls="shell-turn") if line["label"] else None,
                     h("span", line["words"]),
                     " ",
                     h("code", line["code"], cls="shell-code"),
