@@ -23,6 +23,9 @@ _counter = [0]
 _listening: set[str] = set()
 _report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
 _proxies: list[Any] = []
+#: attributes the person changes (a <details> opened or closed): set when an element is
+#: made, then left to the person, so a re-render never snaps a panel shut
+_USER_OWNED = {"open"}
 
 
 def nullish(value: Any) -> bool:
@@ -158,9 +161,11 @@ def _patch(el: Any, node: Node | str, owner: str) -> Any:
         return new
     want = _attrs_of(node, owner)
     for name in [str(a.name) for a in el.attributes]:
-        if name not in want:
+        if name not in want and name not in _USER_OWNED:
             el.removeAttribute(name)
     for k, v in want.items():
+        if k in _USER_OWNED:
+            continue
         if el.getAttribute(k) != v:
             el.setAttribute(k, v)
     _patch_children(el, node.children, owner)
