@@ -22,6 +22,7 @@ _owned: dict[str, list[str]] = {}  # mount id -> handler keys it made
 _counter = [0]
 _listening: set[str] = set()
 _report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
+_after: list[Any] = [None]
 _proxies: list[Any] = []
 #: attributes the person changes (a <details> opened or closed): set when an element is
 #: made, then left to the person, so a re-render never snaps a panel shut
@@ -33,9 +34,11 @@ def nullish(value: Any) -> bool:
     return value is None or value is jsnull
 
 
-def set_reporter(fn: Any) -> None:
-    """Who shows a handler's exception to people (the shell's message area)."""
+def set_reporter(fn: Any, after: Any = None) -> None:
+    """Who shows a handler's exception to people (the shell's message area), and what runs
+    after every handler (the page's render, so what a click changed is on screen at once)."""
     _report[0] = fn
+    _after[0] = after
 
 
 def _dispatch(ev: Any) -> None:
@@ -83,6 +86,8 @@ def _dispatch(ev: Any) -> None:
             _report[0](exc)
         else:
             raise
+    if _after[0] is not None:
+        _after[0]()
 
 
 def _dataset(node: Any) -> dict[str, str]:

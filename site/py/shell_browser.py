@@ -147,12 +147,7 @@ class Runner:
 
     # -- booting ---------------------------------------------------------------------------
     def boot(self) -> None:
-        dom.set_reporter(self.report)
-        # every click, input and submit handled by Python re-renders afterwards
-        for kind in ("click", "change", "submit", "input"):
-            proxy = create_proxy(lambda ev: self.after_event())
-            frame._proxies.append(proxy)
-            document.addEventListener(kind, proxy)
+        dom.set_reporter(self.report, self.render)
         frame.on(document.getElementById("shell-setup-form"), "submit", self.on_start)
         frame.on(document.getElementById("shell-import"), "change", self.on_import)
         frame.on(document.getElementById("shell-download"), "click", lambda ev: self.download())
@@ -229,10 +224,6 @@ class Runner:
         self.shell.open(match, slot, slot.mode)
 
     # -- events -------------------------------------------------------------------------------
-    def after_event(self) -> None:
-        if not self.rendering:
-            self.host.later(0, self.render)
-
     def on_start(self, ev: Any) -> None:
         ev.preventDefault()
         fields = read_form(document.getElementById("shell-setup-form"))
