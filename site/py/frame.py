@@ -19,7 +19,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
-from conquest.core import ConquestError, GameError, games, get_game
+from conquest.core import ConquestError, GameError, get_game
 from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError
@@ -178,11 +178,20 @@ def store() -> SlotStore:
 
 # -- saves and links ---------------------------------------------------------------------
 def game_titles() -> dict[str, str]:
-    """Titles of the site's games, from the page (no engine import needed to list saves)."""
-    node = document.getElementById("games-info")
+    """Titles of the site's games, from their facts (no engine import needed to list saves)."""
+    from conquest.catalog import catalog
+
+    return {gid: f.title for gid, f in catalog().items()}
+
+
+def playable_games() -> set[str]:
+    """Games with a play page on this site, as the build wrote them into every page."""
+    from contract import SITE_DATA_ID
+
+    node = document.getElementById(SITE_DATA_ID)
     if nullish(node):
-        return {gid: g.title for gid, g in games().items()}
-    return {g["id"]: g["title"] for g in json.loads(str(node.textContent))}
+        return set()
+    return {str(g) for g in json.loads(str(node.textContent)).get("playable", [])}
 
 
 def check_save(save: dict[str, Any]) -> Match:

@@ -12,16 +12,6 @@ from conquest.store import StorageError
 document = frame.document
 
 
-def playable_games() -> set[str]:
-    """Games with a play page on this site (the landing lists them as links)."""
-    found = set()
-    for a in document.querySelectorAll(".cards a.button"):
-        href = str(a.getAttribute("href"))
-        if "play/" in href:
-            found.add(href.rstrip("/").rsplit("/", 1)[-1])
-    return found
-
-
 def when(ms: float) -> str:
     if ms <= 0:
         return "unknown"
@@ -40,7 +30,7 @@ def render() -> None:
         append(box, el("p", "No saved games in this browser yet.", cls="muted"))
         return
     titles = frame.game_titles()
-    can_play = playable_games()
+    can_play = frame.playable_games()
     table = el("table", cls="data slots")
     append(table, el("caption", f"{len(slots)} saved game{'s' if len(slots) != 1 else ''}, most recent first"))
     head = el("tr")
@@ -96,7 +86,7 @@ def open_save(mode: str, save: dict) -> None:
     if slot is None:
         return
     render()
-    if save["game"] in playable_games():
+    if save["game"] in frame.playable_games():
         frame.js.location.assign(open_slot_url(slot))
     else:
         frame.show_notice(f"Saved “{slot.name}”. Its game cannot be played on this site yet.")
