@@ -507,6 +507,8 @@ class Shell:
         self.session = Session(match, slot.id if slot else None, "view" if mode == "view" else mode)
         if slot is not None and slot.mode == "view":
             self.session.mode = "view"
+        if self.session.mode == "host" and match.resolve_chance():
+            self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
         self.log_shown = LOG_SHOWN
         if self.page is not None:
