@@ -228,9 +228,11 @@ class Runner:
         ev.preventDefault()
         fields = read_form(document.getElementById("shell-setup-form"))
         self.guard(self.shell.start, fields)
+        self.render()
         if self.shell.session is not None:
             js.window.scrollTo(0, 0)
-        self.render()
+        elif self.shell.field_errors:  # the person is taken to the first field to fix
+            self.host.focus(next(iter(self.shell.field_errors)))
 
     async def on_import(self, ev: Any) -> None:
         slot = await frame.import_from_input(ev.target, failed="could not be opened")
