@@ -38,6 +38,7 @@ from buildlib import rules as rules_mod  # noqa: E402
 from buildlib import runtime  # noqa: E402
 from buildlib.errors import BuildError  # noqa: E402
 from buildlib.runtime import service_worker  # noqa: E402,F401 - part of the build's API (tests)
+from conquest.bots import levels as bot_levels  # noqa: E402
 from conquest.catalog import CatalogError, GameFacts, catalog  # noqa: E402
 from conquest.seats import PALETTE, PALETTE_NAMES  # noqa: E402
 
@@ -189,7 +190,7 @@ def game_page_context(inp: Inputs, gid: str) -> dict[str, Any]:
     ctx: dict[str, Any] = {
         "game": inp.facts[gid].to_json(),
         "palette": list(zip(PALETTE, PALETTE_NAMES, strict=True)),
-        "bot_levels": list(game.bot_levels()),
+        "bot_levels": list(bot_levels(game)),
         "default_seats": game.min_players,
         "seat_names": [f"Player {i + 1}" for i in range(n)],
         "seat_who": ["human"] * n,

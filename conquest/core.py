@@ -228,14 +228,12 @@ class Game(ABC, Generic[S, A]):
         raise NotImplementedError(f"{self.id} has no simultaneous steps")
 
     def bot_levels(self) -> dict[str, Callable[[Any], Any]]:
-        """The computer players, weakest first: ``{level name: factory(rng) -> Bot}``.
+        """The game's own computer players, weakest first: ``{level name: factory(rng) -> Bot}``.
 
-        Every game has at least a random player; games override this with their own levels
-        (see :mod:`conquest.bots`). The set-up offers these names for each seat.
+        Empty by default; :func:`conquest.bots.levels` adds a random player for every game,
+        so the set-up always offers at least one (see :mod:`conquest.bots`).
         """
-        from conquest.bots import RandomBot
-
-        return {"Random": RandomBot}
+        return {}
 
     def rules_tables(self) -> dict[str, dict[str, Any]]:
         """Tables for the rules page, built from the game's data file.

@@ -17,7 +17,7 @@ from conquest.core import Game
 from conquest.rng import Rng
 from conquest.session import Match
 
-__all__ = ["Bot", "RandomBot", "play_match", "run_thinking"]
+__all__ = ["Bot", "RandomBot", "levels", "play_match", "run_thinking"]
 
 
 class Bot:
@@ -71,6 +71,11 @@ class RandomBot(Bot):
         if not actions:
             raise ValueError("no legal action to choose from")
         return actions[self.rng.below(len(actions))]
+
+
+def levels(game: Game[Any, Any]) -> dict[str, Callable[[Rng], Bot]]:
+    """The computer players a set-up offers for ``game``: its own, or a random one."""
+    return dict(game.bot_levels()) or {"Random": RandomBot}
 
 
 def play_match(

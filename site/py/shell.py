@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from ui import Node, h, svg
 
+from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
 from conquest.core import ConquestError, Game, GameError
 from conquest.rng import Rng
@@ -524,7 +525,7 @@ class Shell:
     def start(self, fields: Mapping[str, str]) -> Session | None:
         """The set-up form was sent: check it, start the game, store it in a new slot."""
         assert self.page is not None
-        seats, errors = parse_setup(fields, self.game.facts, list(self.game.bot_levels()))
+        seats, errors = parse_setup(fields, self.game.facts, list(bot_levels(self.game)))
         self.field_errors = dict(errors)
         if errors:
             self.say(errors[0][1], "error")
@@ -655,7 +656,7 @@ class Shell:
             return s.bot
         bot = self.page.make_bot(s.seats()[seat].who, Rng(None)) if self.page else None
         if bot is None:
-            levels = self.game.bot_levels()
+            levels = bot_levels(self.game)
             bot = (levels.get(s.seats()[seat].who) or next(iter(levels.values())))(Rng(None))
         state = s.match.state
         thinking = bot.think_secret(self.game, state, seat) if secret else bot.think(self.game, state)
