@@ -231,6 +231,8 @@ class Session:
     taken_back: list[dict[str, Any]] = field(default_factory=list)
     bot: BotTurn | None = None
     bots_paused: bool = False
+    #: when the person on screen pressed Ready (the host's clock), for timed answers
+    ready_at: float = 0.0
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -303,10 +305,13 @@ class Session:
     def needs_handover(self) -> int | None:
         """The seat that must take the device before the board is shown, or None.
 
-        Only with hidden information and more than one person at this device: whenever
-        the seat to act is a person other than the one whose view is on screen.
+        Only with more than one person at this device, and only where something is private:
+        a game with hidden information, or a secret simultaneous step (each person answers or
+        chooses alone). Whenever the seat to act is a person other than the one whose view is
+        on screen.
         """
-        if self.locked() or not self.game.hidden_information or len(self.humans()) < 2:
+        private = self.game.hidden_information or bool(self.game.simultaneous(self.match.state))
+        if self.locked() or not private or len(self.humans()) < 2:
             return None
         seat = self.acting_seat()
         if seat is None or self.seats()[seat].is_bot:
@@ -692,8 +697,11 @@ class Shell:
 
     # -- hot-seat ---------------------------------------------------------------------
     def ready(self, seat: int) -> None:
+        """The person of ``seat`` has the device: their view may be drawn, their clock runs
+        (``Session.ready_at``: a timed answer counts from here)."""
         if self.session is not None:
             self.session.shown_seat = seat
+            self.session.ready_at = self.host.clock()
 
     # -- renderers of the shared parts --------------------------------------------------
     def render_message(self) -> Node:
