@@ -290,7 +290,7 @@ def test_M6_one_territory_player_cap_raised_to_1():
     assert (inv.n_d, inv.m, inv.z_d, inv.y_d, inv.cap_d) == (1, 2, 2, 0, 1)
     m.play(str(GAME.legal_actions(m.state)[0]))  # Bob's slices
     rep = slice_report(m.state, {0: 2})
-    assert rep["cap"] == 1 and rep["messages"][0] == "M9: conquests has 2 slices; the cap is 1"
+    assert rep["cap"] == 1 and rep["messages"][0] == "M9: The Game of Conquests has 2 slices; the cap is 1"
     m.play("w1,1")
     assert m.state.phase == "spin"
 

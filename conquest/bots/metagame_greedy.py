@@ -30,7 +30,8 @@ from conquest.games.metagame.actions import (
     Respin,
     Sacrifice,
 )
-from conquest.games.metagame.engine import MetagameGame
+from conquest.games.metagame.engine import MetagameRules
+from conquest.games.metagame.phases import Phase
 from conquest.games.metagame.state import NEUTRAL, State
 from conquest.rng import Rng
 
@@ -42,19 +43,19 @@ class GreedyMetagameBot(Bot):
         super().__init__(rng)
         self.duel_odds = duel_odds
 
-    def choose(self, game: MetagameGame, state: State) -> Any:
+    def choose(self, game: MetagameRules, state: State) -> Any:
         actions = game.legal_actions(state)
         if not actions:
             raise ValueError("no legal action to choose from")
         ph = state.phase
         adj, owner, dist = state.board.adj, state.owner, state.board.dist
-        if ph == "capital":
+        if ph is Phase.CAPITAL:
 
             def room(a: PickCapital) -> tuple[int, int]:
                 return (sum(1 for d in dist[a.t] if 0 <= d <= 2), -a.t)
 
             return max(actions, key=room)
-        if ph == "turn":
+        if ph is Phase.TURN:
             claims = [a for a in actions if isinstance(a, Claim)]
             if claims:
                 return max(claims, key=lambda a: (sum(1 for u in adj[a.t] if owner[u] == NEUTRAL), -a.t))
@@ -69,15 +70,15 @@ class GreedyMetagameBot(Bot):
                 others = [a for a in invades if state.capital[owner[a.t]] != a.t] or invades
                 return max(others, key=lambda a: (counts[owner[a.t]], -a.t))
             return Pass()
-        if ph == "sacrifice":
+        if ph is Phase.SACRIFICE:
             return Sacrifice()
-        if ph == "block":
+        if ph is Phase.BLOCK:
             return Block()
-        if ph in ("respin_a", "respin_d"):
+        if ph in (Phase.RESPIN_A, Phase.RESPIN_D):
             return Respin(None)
-        if ph == "duel":
+        if ph is Phase.DUEL:
             return Duel("a" if self.rng.below(1_000_000) < self.duel_odds * 1_000_000 else "d")
-        if ph == "gift":
+        if ph is Phase.GIFT:
             inv = state.inv
             assert inv is not None
             gifts = [a for a in actions if isinstance(a, Gift)]

@@ -1,8 +1,11 @@
 """Conquest Metagame (issue #4): the hub campaign where a weighted wheel picks each duel.
 
-Modules: :mod:`.board` (the map as an index graph), :mod:`.state` (frozen state, phases as
-data), :mod:`.actions` (compact action texts), :mod:`.engine` (rulings M1-M17),
-:mod:`.view` (the host console's view and log lines).
+Modules: :mod:`.board` (the map as an index graph), :mod:`.phases` (the phases and the one
+table of what each allows and asks), :mod:`.state` (frozen state), :mod:`.actions` (compact
+action texts), :mod:`.duels` (the games a duel can be played in: titles from the catalog,
+"built in" from the registry), :mod:`.engine` (rulings M1-M17), :mod:`.view` (the host
+console's view and log lines, built from the engine), :mod:`.game` (the registered game:
+rules plus view). Imports go one way: view imports engine, never the reverse.
 
 Choices where the rulings are silent (the rules page and the report repeat them):
 
@@ -27,7 +30,15 @@ Choices where the rulings are silent (the rules page and the report repeat them)
   picks, not mid-invasion (undo the invasion instead); they are never in ``legal_actions``.
   A player left with no territory (by any step) is out, tokens back to the pool; a
   correction giving a territory back revives them.
-- At least 3 games on the wheel: a side with 3 territories has Z = 3 and a cap of 1.
+- M16: the host's agreement ends the campaign at any step after the capitals except while
+  the wheel is being drawn: once spin is pressed, only the drawn result may follow (the
+  rule :func:`conquest.session.advance` applies to every game).
+- At least 3 games on the wheel: a side with 3 territories has Z = 3 and a cap of 1. The
+  default wheel is the project's two-player games (by id) then "Chess", "Go"... up to 3;
+  games show by title wherever people see them (:mod:`.duels`).
+- Names (players, games) are whitespace-collapsed text without control characters or
+  lone surrogates. A map in the options has at most 200 territories and 1,000 borders
+  (:mod:`.board`), so any accepted link replays within a stated budget.
 - Default player colours are the Okabe-Ito palette (black swapped for grey), which people
   with the common kinds of colour blindness tell apart; a default colour, like the default
   map ``usa100``, is left out of the options so links stay short.
@@ -35,8 +46,10 @@ Choices where the rulings are silent (the rules page and the report repeat them)
 
 from __future__ import annotations
 
-from conquest.games.metagame.engine import MetagameGame, canonical_allocs, slice_report
+from conquest.games.metagame.engine import MetagameRules, canonical_allocs, slice_report
+from conquest.games.metagame.game import MetagameGame
+from conquest.games.metagame.phases import PHASE_RULES, Phase
 
-__all__ = ["GAME", "MetagameGame", "slice_report", "canonical_allocs"]
+__all__ = ["GAME", "MetagameGame", "MetagameRules", "Phase", "PHASE_RULES", "slice_report", "canonical_allocs"]
 
 GAME = MetagameGame()

@@ -55,10 +55,25 @@ __all__ = [
     "Action",
     "parse_action",
     "format_alloc",
+    "quote",
 ]
 
 #: the largest number accepted in any action text (territories, seats, slices, tokens)
 MAX_NUMBER = 9999
+#: the most characters of an action text a message quotes
+QUOTE_CHARS = 60
+
+
+def quote(text: object, limit: int = QUOTE_CHARS) -> str:
+    """A short, escaped excerpt of ``text`` for messages (repr-quoted, at most ``limit`` characters).
+
+    Why: refusals end up on pages and terminals; a 2,000-character action text, control
+    characters or a right-to-left override from a crafted link must not travel with them.
+    """
+    s = text if isinstance(text, str) else str(text)
+    if len(s) > limit:
+        return repr(s[:limit]) + f"… ({len(s):,} characters)"
+    return repr(s)
 
 
 @dataclass(frozen=True)
@@ -267,7 +282,7 @@ def _alloc(text: str, what: str) -> tuple[tuple[int, int], ...]:
         if part == "":
             continue
         if part != str(int(part)):
-            raise InvalidAction("action.alloc-number", f"{what}: write {part!r} as a plain number")
+            raise InvalidAction("action.alloc-number", f"{what}: write {quote(part)} as a plain number")
         if int(part) == 0:
             raise InvalidAction("action.alloc-zero", f"{what} gives a game 0 slices; leave its place empty")
         pairs.append((g, int(part)))
@@ -301,15 +316,15 @@ def parse_action(text: str) -> Action:
         body = m[2]
         ts: tuple[int, ...] = () if body == "-" else tuple(sorted(int(v) for v in body.split(".")))
         if len(set(ts)) != len(ts):
-            raise InvalidAction("action.repeat", f"{s!r} names a territory twice")
+            raise InvalidAction("action.repeat", f"{quote(s)} names a territory twice")
         return Sacrifice(ts) if m[1] == "s" else Block(ts)
     if m := _RE["w"].fullmatch(s):
-        return Slices(_alloc(m[1], repr(s)))
+        return Slices(_alloc(m[1], quote(s)))
     if m := _RE["r"].fullmatch(s):
-        result = SpinResult(int(m[1]), _alloc(m[3], repr(s)))
+        result = SpinResult(int(m[1]), _alloc(m[3], quote(s)))
         if m[2] is not None and int(m[2]) != result.x:
             raise InvalidAction(
-                "action.spin-size", f"{s!r}: the wheel's slices add up to {result.x}, not {m[2]}"
+                "action.spin-size", f"{quote(s)}: the wheel's slices add up to {result.x}, not {m[2]}"
             )
         return result
     if m := _RE["x"].fullmatch(s):
@@ -320,4 +335,4 @@ def parse_action(text: str) -> Action:
         return SetCapital(int(m[1]), None if m[2] == "-" else int(m[2]))
     if m := _RE["t"].fullmatch(s):
         return SetTokens(int(m[1]), m[2], int(m[3]))
-    raise InvalidAction("action.syntax", f"{text[:40]!r} is not a metagame action")
+    raise InvalidAction("action.syntax", f"{quote(text)} is not a metagame action")

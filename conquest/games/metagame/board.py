@@ -10,6 +10,12 @@ Maps come from :func:`conquest.maps.load_map` (by id) or from a map JSON dict pa
 options (``map_data``), validated by :func:`conquest.maps.parse_map`. The import is lazy so
 the engine module loads even where the map module is not available; a dict map then gets a
 minimal check here.
+
+A map from the options comes from a link, so it is bounded before anything is built from
+it (:func:`check_map_size`): at most :data:`MAX_TERRITORIES` territories and
+:data:`MAX_EDGES` borders. The engine's costs grow with the map (all-pairs distances are
+n x (n + edges), each step scans the territories), and these caps keep the replay of the
+worst accepted link within the budget stated in ``tests/test_hardening_resources.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,16 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["Board", "BoardError", "board_for_options"]
+__all__ = ["Board", "BoardError", "board_for_options", "check_map_size", "MAX_TERRITORIES", "MAX_EDGES"]
+
+#: the largest map the options may carry (the built-in usa100 has 100)
+MAX_TERRITORIES = 200
+#: borders of such a map: a planar map of 200 territories has at most 594, sea links add a few
+MAX_EDGES = 1_000
+#: the longest territory name or map title in a map from the options
+MAX_MAP_NAME = 80
+#: boards built from maps in the options kept in memory (a page may open many links)
+_MAX_CACHED_DATA_BOARDS = 16
 
 
 class BoardError(ValueError):
@@ -30,7 +45,7 @@ class BoardError(ValueError):
 class Board:
     """An immutable territory graph; ``key`` identifies it (equal keys, equal boards)."""
 
-    __slots__ = ("key", "map_id", "title", "ids", "names", "adj", "data", "_dist", "_index")
+    __slots__ = ("key", "map_id", "title", "ids", "names", "adj", "adjset", "data", "_dist", "_index")
 
     def __init__(
         self,
@@ -54,6 +69,8 @@ class Board:
                 neigh[a].add(b)
                 neigh[b].add(a)
         self.adj: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(s)) for s in neigh)
+        #: the same as sets: "borders the target?" is asked for every territory in a step
+        self.adjset: tuple[frozenset[int], ...] = tuple(frozenset(s) for s in neigh)
         #: the map JSON when the map came from the options (so states can be rebuilt)
         self.data = data
         self._dist: tuple[tuple[int, ...], ...] | None = None
@@ -75,7 +92,7 @@ class Board:
         return self._index[tid]
 
     def adjacent(self, a: int, b: int) -> bool:
-        return b in self.adj[a]
+        return b in self.adjset[a]
 
     @property
     def dist(self) -> tuple[tuple[int, ...], ...]:
@@ -127,6 +144,38 @@ def _from_raw(key: str, obj: Mapping[str, Any]) -> Board:
         raise BoardError(f"the map data is not a usable map ({exc})") from None
 
 
+def check_map_size(obj: Any) -> None:
+    """Refuse a map dict too large to play before anything is built from it (BoardError).
+
+    Only the sizes are checked here; the rest is :func:`conquest.maps.parse_map`'s.
+    """
+    if not isinstance(obj, Mapping):
+        raise BoardError("the map data must be a map object")
+    for key, cap, what in (
+        ("territories", MAX_TERRITORIES, "territories"),
+        ("edges", MAX_EDGES, "borders (edges)"),
+        ("sea_links", MAX_EDGES, "sea links"),
+    ):
+        items = obj.get(key)
+        if isinstance(items, (list, tuple)) and len(items) > cap:
+            raise BoardError(
+                f"the map in the options has {len(items):,} {what}; a map here has at most {cap:,}"
+            )
+    # names appear in every log line and message: keep them short
+    texts = [obj.get("title")] + [t.get("name") for t in obj.get("territories") or () if isinstance(t, Mapping)]
+    if any(isinstance(x, str) and len(x) > MAX_MAP_NAME for x in texts):
+        raise BoardError(f"the map's title and territory names are at most {MAX_MAP_NAME} characters")
+
+
+def _remember(key: str, board: Board) -> Board:
+    if key.startswith("data:"):
+        data_keys = [k for k in _CACHE if k.startswith("data:")]
+        for old in data_keys[: max(0, len(data_keys) - _MAX_CACHED_DATA_BOARDS + 1)]:
+            del _CACHE[old]
+    _CACHE[key] = board
+    return board
+
+
 def _check(board: Board) -> Board:
     if len(board) < 2:
         raise BoardError("a map needs at least two territories")
@@ -138,8 +187,12 @@ def _check(board: Board) -> Board:
 def board_for_options(map_id: str, map_data: Mapping[str, Any] | None) -> Board:
     """The board for a game's options, cached: ``map_data`` (a map dict) wins over ``map_id``."""
     if map_data is not None:
-        canon = json.dumps(map_data, sort_keys=True, separators=(",", ":"))
-        key = "data:" + hashlib.sha1(canon.encode("utf-8")).hexdigest()[:16]
+        check_map_size(map_data)
+        try:
+            canon = json.dumps(map_data, sort_keys=True, separators=(",", ":"))
+            key = "data:" + hashlib.sha1(canon.encode("utf-8")).hexdigest()[:16]
+        except (TypeError, ValueError):  # not JSON data, or text that is not Unicode
+            raise BoardError("the map data is not plain JSON data") from None
         if key in _CACHE:
             return _CACHE[key]
         try:
@@ -149,11 +202,12 @@ def board_for_options(map_id: str, map_data: Mapping[str, Any] | None) -> Board:
         else:
             try:
                 md = maps.parse_map(dict(map_data), "options.map_data")
-            except ValueError as exc:
-                raise BoardError(f"M1: the map data is not a usable map: {exc}") from None
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                why = str(exc)
+                why = why if len(why) <= 200 else why[:200] + "…"
+                raise BoardError(f"M1: the map data is not a usable map: {why}") from None
             board = _from_mapdata(key, md, map_data)
-        _CACHE[key] = _check(board)
-        return _CACHE[key]
+        return _remember(key, _check(board))
     key = "id:" + map_id
     if key in _CACHE:
         return _CACHE[key]
@@ -165,5 +219,4 @@ def board_for_options(map_id: str, map_data: Mapping[str, Any] | None) -> Board:
         md = maps.load_map(map_id)
     except (ValueError, OSError, KeyError) as exc:
         raise BoardError(f"M1: the map {map_id!r} cannot be loaded: {exc}") from None
-    _CACHE[key] = _check(_from_mapdata(key, md, None))
-    return _CACHE[key]
+    return _remember(key, _check(_from_mapdata(key, md, None)))

@@ -1,9 +1,14 @@
-"""The Conquest Metagame rules (rulings M1-M17), as a :class:`conquest.core.Game`.
+"""The Conquest Metagame rules (rulings M1-M17): :class:`MetagameRules`.
 
 Why the engine computes everything: the seed text asks the host to do arithmetic under
 pressure (X, Y, Z, doubled on a capital, caps raised by sacrifices, who may block or
 re-spin). Here every number comes with the ruling it follows, every step lists what is
 eligible, and a refused action changes nothing and says which ruling refused it.
+
+What each phase allows, offers and asks is the table in :mod:`.phases`; this module keeps
+the transitions (the handlers, one per action type) and the eligibility rules. It never
+imports :mod:`.view`: the view is built from the rules, and the registered game,
+:class:`conquest.games.metagame.game.MetagameGame`, joins the two.
 
 Choices where the rulings are silent are documented where they are made, and listed in
 the module docstring of :mod:`conquest.games.metagame`.
@@ -12,7 +17,8 @@ the module docstring of :mod:`conquest.games.metagame`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -36,21 +42,31 @@ from conquest.games.metagame.actions import (
     Spin,
     SpinResult,
     parse_action,
+    quote,
 )
-from conquest.games.metagame.board import Board, BoardError, board_for_options
+from conquest.games.metagame.board import Board, BoardError, board_for_options, check_map_size
+from conquest.games.metagame.duels import default_games, game_title
+from conquest.games.metagame.phases import CORRECTIONS, PHASE_RULES, Phase, Seat
 from conquest.games.metagame.state import NEUTRAL, Invasion, Player, State
 
-__all__ = ["MetagameGame", "DEFAULT_GAMES", "PALETTE", "PALETTE_NAMES", "slice_report", "canonical_allocs"]
+__all__ = [
+    "MetagameRules",
+    "PALETTE",
+    "PALETTE_NAMES",
+    "slice_report",
+    "canonical_allocs",
+    "seat_of",
+    "side_of",
+    "game_label",
+]
 
-#: built-in two-player games first, then one typed name so the default wheel has 3 games
-DEFAULT_GAMES = ("conquests", "reign", "Chess")
 DEFAULT_MAP = "usa100"
-#: known built-in two-player games, used when the registry cannot be read
-KNOWN_BUILTINS = {"conquests": "The Game of Conquests", "reign": "To Reign Supreme"}
 #: the default player colours: the Okabe-Ito palette (told apart with the common kinds of
 #: colour blindness), black swapped for grey so territory names stay readable on it
 PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999")
 PALETTE_NAMES = ("Orange", "Sky blue", "Bluish green", "Yellow", "Blue", "Vermilion", "Reddish purple", "Grey")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
 #: M9 needs at most 3 games for any side (a side with 3 territories has Z = 3, cap 1)
 MIN_GAMES = 3
 MAX_GAMES = 40
@@ -60,18 +76,6 @@ MAX_POOL = 999
 MAX_TOKENS = 999
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _OPTION_KEYS = {"players", "games", "token_pool", "map", "map_data"}
-_INVASION_PHASES = {
-    "sacrifice",
-    "block",
-    "slices_a",
-    "slices_d",
-    "spin",
-    "spinning",
-    "respin_a",
-    "respin_d",
-    "duel",
-    "gift",
-}
 
 
 def _illegal(code: str, message: str) -> IllegalAction:
@@ -79,17 +83,64 @@ def _illegal(code: str, message: str) -> IllegalAction:
 
 
 # ------------------------------------------------------------------------------------------
-# Options
+# Options: every value is checked for type and range before anything is built from it
+# (a link can say ``"players": 1000000000``)
 # ------------------------------------------------------------------------------------------
+def _describe_value(value: Any) -> str:
+    """A short account of a refused option value: never thousands of digits or characters."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if -(10**12) < value < 10**12:
+            return str(value)
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    if isinstance(value, str):
+        return quote(value, 30)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value):,} entries"
+    if isinstance(value, Mapping):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def _clean_text(raw: str, code: str, what: str, limit: int) -> str:
+    """Whitespace collapsed; refused if too long or holding control or non-Unicode characters.
+
+    Why refuse rather than strip: names travel in every link, log line and terminal; a
+    control character (an escape sequence) or a lone surrogate (which cannot be encoded)
+    is never what a host typed on purpose, so the set-up says so instead of guessing.
+    """
+    if len(raw) > 4 * limit:  # before any work on it
+        raise InvalidOptions(code, f"{what} is longer than {limit} characters")
+    text = " ".join(raw.split())
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "Cc":
+            raise InvalidOptions(code, f"{what} holds a control character ({quote(ch)}); use plain text")
+        if cat == "Cs":
+            raise InvalidOptions(code, f"{what} holds a broken character (a lone surrogate); retype it")
+    if len(text) > limit:
+        raise InvalidOptions(code, f"{what} is longer than {limit} characters")
+    return text
+
+
 def _norm_players(raw: Any) -> list[dict[str, str]]:
     if raw is None:
-        raw = 2
+        raw = MIN_PLAYERS
     if isinstance(raw, int) and not isinstance(raw, bool):
+        # the range first: a count from a link is built into a list only once it is 2..8
+        if not MIN_PLAYERS <= raw <= MAX_PLAYERS:
+            raise InvalidOptions(
+                "options.players", f"M2: {MIN_PLAYERS} to {MAX_PLAYERS} players, not {_describe_value(raw)}"
+            )
         raw = [{} for _ in range(raw)]
     if not isinstance(raw, list):
-        raise InvalidOptions("options.players", "players must be a list of {name, colour}")
-    if not 2 <= len(raw) <= 8:
-        raise InvalidOptions("options.players", f"M2: 2 to 8 players, not {len(raw)}")
+        raise InvalidOptions(
+            "options.players",
+            f"players must be a number of players or a list of {{name, colour}}, not {_describe_value(raw)}",
+        )
+    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+        raise InvalidOptions("options.players", f"M2: {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(raw):,}")
     out: list[dict[str, str]] = []
     seen: set[str] = set()
     for i, p in enumerate(raw):
@@ -100,11 +151,9 @@ def _norm_players(raw: Any) -> list[dict[str, str]]:
         name = p.get("name", f"Player {i + 1}")
         if not isinstance(name, str) or not name.strip():
             raise InvalidOptions("options.players.name", f"M2: player {i + 1} needs a name")
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME:
-            raise InvalidOptions("options.players.name", f"player {i + 1}'s name is longer than {MAX_NAME}")
+        name = _clean_text(name, "options.players.name", f"player {i + 1}'s name", MAX_NAME)
         if name.casefold() in seen:
-            raise InvalidOptions("options.players.name", f"two players are called {name!r}")
+            raise InvalidOptions("options.players.name", f"two players are called {quote(name)}")
         seen.add(name.casefold())
         colour = p.get("colour", PALETTE[i % len(PALETTE)])
         if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
@@ -119,21 +168,21 @@ def _norm_players(raw: Any) -> list[dict[str, str]]:
 
 def _norm_games(raw: Any) -> list[str]:
     if raw is None:
-        raw = list(DEFAULT_GAMES)
+        raw = list(default_games())
     if not isinstance(raw, list):
-        raise InvalidOptions("options.games", "games must be a list of names")
+        raise InvalidOptions("options.games", f"games must be a list of names, not {_describe_value(raw)}")
+    if len(raw) > MAX_GAMES:  # duplicates are refused too, so a longer list never qualifies
+        raise InvalidOptions(
+            "options.games", f"M9: the wheel holds at most {MAX_GAMES} games; {len(raw):,} given"
+        )
     out: list[str] = []
     seen: set[str] = set()
     for g in raw:
         if not isinstance(g, str) or not g.strip():
             raise InvalidOptions("options.games", "M9: every game on the wheel needs a name")
-        g = " ".join(g.split())
-        if len(g) > MAX_GAME_NAME:
-            raise InvalidOptions(
-                "options.games", f"the game name {g[:20]!r}... is longer than {MAX_GAME_NAME}"
-            )
+        g = _clean_text(g, "options.games", f"the game name {quote(g, 20)}", MAX_GAME_NAME)
         if g.casefold() in seen:
-            raise InvalidOptions("options.games", f"M9: {g!r} is on the list twice")
+            raise InvalidOptions("options.games", f"M9: {quote(g)} is on the list twice")
         seen.add(g.casefold())
         out.append(g)
     if not MIN_GAMES <= len(out) <= MAX_GAMES:
@@ -143,6 +192,36 @@ def _norm_games(raw: Any) -> list[str]:
             f"Z = 3 and a cap of 1, so it needs 3 games); {len(out)} given",
         )
     return out
+
+
+# ------------------------------------------------------------------------------------------
+# Who acts, and game names for people
+# ------------------------------------------------------------------------------------------
+def seat_of(state: State) -> int | None:
+    """The seat the phase waits for (the table's ``seat``); None at a draw and at the end."""
+    who = PHASE_RULES[state.phase].seat
+    if who is Seat.CURRENT:
+        return state.current
+    inv = state.inv
+    if inv is None or who is Seat.NOBODY:
+        return None
+    return inv.attacker if who is Seat.ATTACKER else inv.defender
+
+
+def side_of(state: State) -> str:
+    """``"a"`` when the attacker's side acts now (slices, re-spin), ``"d"`` for the defender's."""
+    return "d" if PHASE_RULES[state.phase].seat is Seat.DEFENDER else "a"
+
+
+def game_label(state: State, g: int) -> str:
+    """The title people see for game ``g`` of the session's list; never raises.
+
+    A log can name a game the list does not have (``w,,,1`` with three games): the
+    message then says so instead of failing.
+    """
+    if 0 <= g < len(state.games):
+        return game_title(state.games[g])
+    return f"game {g + 1} (not on the list of {len(state.games)})"
 
 
 # ------------------------------------------------------------------------------------------
@@ -192,7 +271,7 @@ def slice_report(
     if inv is None:
         return {"ok": False, "messages": ["no invasion is under way"]}
     if side is None:
-        side = "d" if state.phase == "slices_d" else "a"
+        side = side_of(state)
     z, cap = (inv.z_a, inv.cap_a) if side == "a" else (inv.z_d, inv.cap_d)
     pairs = list(alloc.items()) if isinstance(alloc, Mapping) else list(alloc)
     counts: dict[int, int] = {}
@@ -202,14 +281,14 @@ def slice_report(
             messages.append(f"there is no game number {g} on the list")
             continue
         if n < 0:
-            messages.append(f"{state.games[g]} cannot have {n} slices")
+            messages.append(f"{game_label(state, g)} cannot have {n} slices")
             continue
         if n:
             counts[g] = counts.get(g, 0) + n
     total = sum(counts.values())
     over = [g for g, n in sorted(counts.items()) if n > cap]
     for g in over:
-        messages.append(f"M9: {state.games[g]} has {counts[g]} slices; the cap is {cap}")
+        messages.append(f"M9: {game_label(state, g)} has {counts[g]} slices; the cap is {cap}")
     left = z - total
     if left > 0:
         messages.append(f"{left} slice{'s' if left != 1 else ''} left")
@@ -238,29 +317,45 @@ def slice_report(
 
 
 # ------------------------------------------------------------------------------------------
-# The game
+# The rules
 # ------------------------------------------------------------------------------------------
-class MetagameGame(Game[State, Action]):
-    """Conquest Metagame: a 2-8 player campaign where a weighted wheel picks each duel."""
+class MetagameRules(Game[State, Action]):
+    """Conquest Metagame's rules: a 2-8 player campaign where a weighted wheel picks each duel.
+
+    Abstract only in ``view``: :class:`conquest.games.metagame.game.MetagameGame` adds the
+    host console's view (from :mod:`.view`) and is what the registry finds.
+    """
 
     id = "metagame"
 
     # -- set-up -----------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptions("options", "the options must be an object")
         o = dict(options or {})
-        unknown = sorted(set(o) - _OPTION_KEYS)
+        unknown = sorted(k if isinstance(k, str) else repr(k) for k in set(o) - _OPTION_KEYS)
         if unknown:
-            raise InvalidOptions("options.unknown", f"unknown metagame options: {', '.join(unknown)}")
+            shown = ", ".join(quote(k, 30) for k in unknown[:5]) + (", …" if len(unknown) > 5 else "")
+            raise InvalidOptions("options.unknown", f"unknown metagame options: {shown}")
         pool = o.get("token_pool")
         if pool is not None and (
             not isinstance(pool, int) or isinstance(pool, bool) or not 0 <= pool <= MAX_POOL
         ):
             raise InvalidOptions(
-                "options.token_pool", f"M15: the token pool is a number 0..{MAX_POOL} or unlimited"
+                "options.token_pool",
+                f"M15: the token pool is a number 0..{MAX_POOL} or unlimited, not {_describe_value(pool)}",
             )
         map_id = o.get("map", DEFAULT_MAP)
         if not isinstance(map_id, str) or not re.fullmatch(r"[a-z0-9_-]{1,40}", map_id):
             raise InvalidOptions("options.map", "the map id must be a short lower-case name")
+        map_data = o.get("map_data")
+        if map_data is not None:
+            if not isinstance(map_data, Mapping):
+                raise InvalidOptions("options.map_data", "map_data must be a map object")
+            try:
+                check_map_size(map_data)
+            except BoardError as exc:
+                raise InvalidOptions("options.map_data", f"M1: {exc}") from None
         out: dict[str, Any] = {
             "players": _norm_players(o.get("players")),
             "games": _norm_games(o.get("games")),
@@ -269,10 +364,8 @@ class MetagameGame(Game[State, Action]):
             out["map"] = map_id
         if pool is not None:  # unlimited is the default and is left out of links
             out["token_pool"] = pool
-        if o.get("map_data") is not None:
-            if not isinstance(o["map_data"], Mapping):
-                raise InvalidOptions("options.map_data", "map_data must be a map object")
-            out["map_data"] = dict(o["map_data"])
+        if map_data is not None:
+            out["map_data"] = dict(map_data)
         return out
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
@@ -322,7 +415,7 @@ class MetagameGame(Game[State, Action]):
     @staticmethod
     def sacrificable(state: State, p: int, target: int) -> list[int]:
         """M7/M8/M11: own, not the capital, not the target, not adjacent to the target."""
-        adj = state.board.adj[target]
+        adj = state.board.adjset[target]
         cap = state.capital[p]
         return [t for t, o in enumerate(state.owner) if o == p and t != cap and t != target and t not in adj]
 
@@ -360,32 +453,23 @@ class MetagameGame(Game[State, Action]):
     # -- turn order -------------------------------------------------------------------
     def to_move(self, state: State) -> int | None:
         """The seat expected to act; the host presses spin and records duels for the attacker's seat."""
-        ph = state.phase
-        if ph in ("over", "spinning"):
-            return None
-        if ph in ("capital", "turn"):
-            return state.current
-        inv = state.inv
-        assert inv is not None
-        if ph in ("block", "slices_d", "respin_d"):
-            return inv.defender
-        return inv.attacker
+        return seat_of(state)
 
     def chance(self, state: State) -> ChanceSpec | None:
-        if state.phase == "spinning" and state.inv is not None:
+        if PHASE_RULES[state.phase].chance is not None and state.inv is not None:
             return ChanceSpec("spin", (state.inv.x,))
         return None
 
     def chance_action(self, state: State, values: Sequence[int]) -> SpinResult:
         inv = state.inv
-        if state.phase != "spinning" or inv is None:
+        if PHASE_RULES[state.phase].chance is not SpinResult or inv is None:
             raise _illegal("M10.not-spinning", "M10: the wheel is not being spun")
         (k,) = values
         return SpinResult(int(k), inv.layout)
 
     def outcome(self, state: State) -> Outcome | None:
         """M16: most territories wins; a tie is a shared win."""
-        if state.phase != "over":
+        if state.phase is not Phase.OVER:
             return None
         counts = state.counts()
         best = max(counts)
@@ -394,49 +478,65 @@ class MetagameGame(Game[State, Action]):
 
     # -- legal actions ------------------------------------------------------------------
     def legal_actions(self, state: State) -> list[Action]:
-        """Stable order. Host corrections (M17) and the agreement (M16) are accepted by
-        ``apply`` at the allowed moments but never listed: they are the host's, not a move."""
-        ph = state.phase
-        if ph == "capital":
-            cands = self.capital_candidates(state, state.current)
-            if cands:
-                return [PickCapital(t) for t in cands]
-            return [PickCapital(t, True) for t, o in enumerate(state.owner) if o == NEUTRAL]
-        if ph == "turn":
-            p = state.current
-            acts: list[Action] = [Claim(t) for t in self.claimable(state, p)]
-            acts += [Invade(t) for t in self.invadable(state, p)]
-            acts.append(Pass())
-            return acts
-        inv = state.inv
-        if ph == "over" or ph == "spinning" or inv is None:
+        """The phase's moves (the table's ``moves``), each kind's offers in a stable order.
+
+        Host corrections (M17) and the agreement (M16) are accepted by ``apply`` at the
+        allowed moments but never listed: they are the host's, not a move.
+        """
+        rule = PHASE_RULES[state.phase]
+        if rule.invasion and state.inv is None:
             return []
-        if ph == "sacrifice":
-            elig = self._by_distance(state, self.sacrificable(state, inv.attacker, inv.target), inv.target)
-            acts = [Sacrifice()]
-            acts += [Sacrifice(tuple(sorted(elig[:s]))) for s in range(1, min(inv.y_a, len(elig)) + 1)]
-            return acts
-        if ph == "block":
-            elig = self._by_distance(state, self.sacrificable(state, inv.defender, inv.target), inv.target)
-            s = len(inv.sacrificed)
-            acts = [Block()]
-            if state.block[inv.defender] > 0 and len(elig) >= s:
-                acts.append(Block(tuple(sorted(elig[:s]))))
-            return acts
-        if ph == "slices_a":
-            return [Slices(a) for a in canonical_allocs(inv.z_a, inv.cap_a, len(state.games))]
-        if ph == "slices_d":
-            return [Slices(a) for a in canonical_allocs(inv.z_d, inv.cap_d, len(state.games))]
-        if ph == "spin":
-            return [Spin()]
-        if ph in ("respin_a", "respin_d"):
-            p = inv.attacker if ph == "respin_a" else inv.defender
-            return [Respin(None)] + [Respin(t) for t in self.sacrificable(state, p, inv.target)]
-        if ph == "duel":
-            return [Duel("a"), Duel("d")]
-        if ph == "gift":
-            return [Gift(t) for t in self.giftable(state, inv.attacker, inv.target)]
-        return []
+        acts: list[Action] = []
+        for kind in rule.moves:
+            acts += _OFFERS[kind](self, state)
+        return acts
+
+    def _offer_capitals(self, state: State) -> list[Action]:
+        cands = self.capital_candidates(state, state.current)
+        if cands:
+            return [PickCapital(t) for t in cands]
+        return [PickCapital(t, True) for t, o in enumerate(state.owner) if o == NEUTRAL]
+
+    def _offer_claims(self, state: State) -> list[Action]:
+        return [Claim(t) for t in self.claimable(state, state.current)]
+
+    def _offer_invasions(self, state: State) -> list[Action]:
+        return [Invade(t) for t in self.invadable(state, state.current)]
+
+    def _offer_sacrifices(self, state: State) -> list[Action]:
+        inv = state.inv
+        assert inv is not None
+        elig = self._by_distance(state, self.sacrificable(state, inv.attacker, inv.target), inv.target)
+        acts: list[Action] = [Sacrifice()]
+        acts += [Sacrifice(tuple(sorted(elig[:s]))) for s in range(1, min(inv.y_a, len(elig)) + 1)]
+        return acts
+
+    def _offer_blocks(self, state: State) -> list[Action]:
+        inv = state.inv
+        assert inv is not None
+        elig = self._by_distance(state, self.sacrificable(state, inv.defender, inv.target), inv.target)
+        s = len(inv.sacrificed)
+        acts: list[Action] = [Block()]
+        if state.block[inv.defender] > 0 and len(elig) >= s:
+            acts.append(Block(tuple(sorted(elig[:s]))))
+        return acts
+
+    def _offer_slices(self, state: State) -> list[Action]:
+        inv = state.inv
+        assert inv is not None
+        z, cap = (inv.z_a, inv.cap_a) if side_of(state) == "a" else (inv.z_d, inv.cap_d)
+        return [Slices(a) for a in canonical_allocs(z, cap, len(state.games))]
+
+    def _offer_respins(self, state: State) -> list[Action]:
+        inv = state.inv
+        p = seat_of(state)
+        assert inv is not None and p is not None
+        return [Respin(None)] + [Respin(t) for t in self.sacrificable(state, p, inv.target)]
+
+    def _offer_gifts(self, state: State) -> list[Action]:
+        inv = state.inv
+        assert inv is not None
+        return [Gift(t) for t in self.giftable(state, inv.attacker, inv.target)]
 
     @staticmethod
     def _by_distance(state: State, ts: list[int], target: int) -> list[int]:
@@ -450,30 +550,46 @@ class MetagameGame(Game[State, Action]):
             action = parse_action(action)
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise InvalidAction("action.type", f"{action!r} is not a metagame action")
+            raise InvalidAction("action.type", f"{quote(repr(action))} is not a metagame action")
+        self._check_phase(state, action)
         return handler(self, state, action)
+
+    def _check_phase(self, state: State, action: Action) -> None:
+        """Refuse an action the phase table does not allow now, naming the ruling."""
+        rule = PHASE_RULES[state.phase]
+        kind = type(action)
+        if kind in rule.allows and (state.inv is not None or not rule.invasion):
+            return
+        if state.phase is Phase.OVER:
+            if kind is Agree:
+                raise _illegal("M16.over", "M16: the campaign is already over")
+            if kind in CORRECTIONS:
+                raise _illegal("M16.over", "M16: the campaign is over; undo the last step to correct it")
+            raise _illegal("M16.over", f"M16: the campaign is over; {quote(action)} cannot be played")
+        if kind in CORRECTIONS and rule.invasion:
+            raise _illegal(
+                "M17.mid-invasion",
+                "M17: corrections are made between turns; finish the invasion or undo it first",
+            )
+        if kind is Agree and state.phase is Phase.CAPITAL:
+            raise _illegal("M16.too-early", "M16: the campaign has not started; finish picking capitals")
+        raise _illegal(
+            "phase", f"{quote(action)} is not possible now: the campaign is at the {rule.step} step"
+        )
 
     def _territory(self, state: State, t: int, what: str) -> None:
         if not 0 <= t < len(state.board):
-            raise IllegalAction("M1.no-territory", f"M1: there is no territory {t} on this map ({what})")
-
-    def _phase(self, state: State, action: Action, *phases: str) -> None:
-        if state.phase not in phases:
-            if state.phase == "over":
-                raise _illegal("M16.over", f"M16: the campaign is over; {action} cannot be played")
-            raise _illegal(
-                "phase",
-                f"{action} is not possible now: the campaign is at the {_PHASE_TEXT[state.phase]} step",
+            raise IllegalAction(
+                "M1.no-territory", f"M1: there is no territory {t} on this map ({quote(what)})"
             )
 
     def _pick_capital(self, state: State, a: PickCapital) -> State:
-        self._phase(state, a, "capital")
         self._territory(state, a.t, str(a))
         p = state.current
         if state.owner[a.t] != NEUTRAL:
             raise _illegal(
                 "M4.not-neutral",
-                f"M4: a capital must be a neutral territory; {self._tname(state, a.t)} is held",
+                f"M4: a capital must be a neutral territory; {_tname(state, a.t)} is held",
             )
         cands = self.capital_candidates(state, p)
         if a.override:
@@ -492,7 +608,7 @@ class MetagameGame(Game[State, Action]):
             raise _illegal(
                 "M4.too-close",
                 f"M4: a capital must be at distance >= 3 from every territory another player "
-                f"owns; {self._tname(state, a.t)} is too close",
+                f"owns; {_tname(state, a.t)} is too close",
             )
         owner = list(state.owner)
         owner[a.t] = p
@@ -500,49 +616,46 @@ class MetagameGame(Game[State, Action]):
         capital[p] = a.t
         nxt = p + 1
         if nxt >= len(state.players):
-            return replace(state, owner=tuple(owner), capital=tuple(capital), phase="turn", current=0, turn=1)
+            return replace(state, owner=tuple(owner), capital=tuple(capital), phase=Phase.TURN, current=0, turn=1)
         return replace(state, owner=tuple(owner), capital=tuple(capital), current=nxt)
 
     def _claim(self, state: State, a: Claim) -> State:
-        self._phase(state, a, "turn")
         self._territory(state, a.t, str(a))
         p = state.current
         if state.owner[a.t] != NEUTRAL:
             raise _illegal(
                 "M5.claim-not-neutral",
                 f"M5: only a neutral territory can be claimed; "
-                f"{self._tname(state, a.t)} is held by {self._pname(state, state.owner[a.t])}",
+                f"{_tname(state, a.t)} is held by {_pname(state, state.owner[a.t])}",
             )
         if not any(state.owner[u] == p for u in state.board.adj[a.t]):
             raise _illegal(
                 "M5.claim-not-adjacent",
                 f"M5: a claimed territory must border one of "
-                f"{self._pname(state, p)}'s; {self._tname(state, a.t)} does not",
+                f"{_pname(state, p)}'s; {_tname(state, a.t)} does not",
             )
         owner = list(state.owner)
         owner[a.t] = p
         return self._end_turn(replace(state, owner=tuple(owner)))
 
     def _pass(self, state: State, a: Pass) -> State:
-        self._phase(state, a, "turn")
         return self._end_turn(state)
 
     def _invade(self, state: State, a: Invade) -> State:
-        self._phase(state, a, "turn")
         self._territory(state, a.t, str(a))
         p = state.current
         d = state.owner[a.t]
         if d == NEUTRAL:
-            raise _illegal("M5.invade-neutral", f"M5: {self._tname(state, a.t)} is neutral; claim it instead")
+            raise _illegal("M5.invade-neutral", f"M5: {_tname(state, a.t)} is neutral; claim it instead")
         if d == p:
             raise _illegal(
-                "M5.invade-own", f"M5: {self._tname(state, a.t)} is already {self._pname(state, p)}'s"
+                "M5.invade-own", f"M5: {_tname(state, a.t)} is already {_pname(state, p)}'s"
             )
         if not any(state.owner[u] == p for u in state.board.adj[a.t]):
             raise _illegal(
                 "M5.invade-not-adjacent",
                 f"M5: an invaded territory must border one of "
-                f"{self._pname(state, p)}'s; {self._tname(state, a.t)} does not",
+                f"{_pname(state, p)}'s; {_tname(state, a.t)} does not",
             )
         counts = state.counts()
         inv = Invasion(
@@ -553,9 +666,9 @@ class MetagameGame(Game[State, Action]):
             n_a=counts[p],
             n_d=counts[d],
         )
-        st = replace(state, inv=inv, phase="sacrifice")
+        st = replace(state, inv=inv, phase=Phase.SACRIFICE)
         if inv.y_a < 1 or not self.sacrificable(st, p, a.t):
-            st = replace(st, phase="slices_a")
+            st = replace(st, phase=Phase.SLICES_A)
         return st
 
     def _set_of(self, state: State, ts: tuple[int, ...], p: int, target: int, rule: str, who: str) -> None:
@@ -563,11 +676,11 @@ class MetagameGame(Game[State, Action]):
         adj = state.board.adj[target]
         for t in ts:
             self._territory(state, t, who)
-            name = self._tname(state, t)
+            name = _tname(state, t)
             if state.owner[t] != p:
                 raise _illegal(
                     f"{rule}.not-own",
-                    f"{rule}: a sacrificed territory must be {self._pname(state, p)}'s own; {name} is not",
+                    f"{rule}: a sacrificed territory must be {_pname(state, p)}'s own; {name} is not",
                 )
             if t == state.capital[p]:
                 raise _illegal(f"{rule}.capital", f"{rule}: a capital cannot be sacrificed ({name})")
@@ -581,11 +694,10 @@ class MetagameGame(Game[State, Action]):
             assert t in elig
 
     def _sacrifice(self, state: State, a: Sacrifice) -> State:
-        self._phase(state, a, "sacrifice")
         inv = state.inv
         assert inv is not None
         if not a.ts:
-            return replace(state, phase="slices_a")
+            return replace(state, phase=Phase.SLICES_A)
         if len(a.ts) > inv.y_a:
             raise _illegal(
                 "M7.too-many", f"M7: at most YA = {inv.y_a} territories may be sacrificed; {len(a.ts)} named"
@@ -594,20 +706,19 @@ class MetagameGame(Game[State, Action]):
         owner = list(state.owner)
         for t in a.ts:
             owner[t] = NEUTRAL
-        st = replace(state, owner=tuple(owner), inv=replace(inv, sacrificed=a.ts), phase="block")
+        st = replace(state, owner=tuple(owner), inv=replace(inv, sacrificed=a.ts), phase=Phase.BLOCK)
         if not self.can_block(st):
-            st = replace(st, phase="slices_a")
+            st = replace(st, phase=Phase.SLICES_A)
         return st
 
     def _block(self, state: State, a: Block) -> State:
-        self._phase(state, a, "block")
         inv = state.inv
         assert inv is not None
         if not a.ts:
-            return replace(state, phase="slices_a")
+            return replace(state, phase=Phase.SLICES_A)
         d = inv.defender
         if state.block[d] < 1:
-            raise _illegal("M8.no-token", f"M8: {self._pname(state, d)} holds no block token")
+            raise _illegal("M8.no-token", f"M8: {_pname(state, d)} holds no block token")
         s = len(inv.sacrificed)
         if len(a.ts) != s:
             raise _illegal(
@@ -620,14 +731,13 @@ class MetagameGame(Game[State, Action]):
         block = list(state.block)
         block[d] -= 1  # spent tokens go back to the pool (seed 8)
         return replace(
-            state, owner=tuple(owner), block=tuple(block), inv=replace(inv, blocked=a.ts), phase="slices_a"
+            state, owner=tuple(owner), block=tuple(block), inv=replace(inv, blocked=a.ts), phase=Phase.SLICES_A
         )
 
     def _slices(self, state: State, a: Slices) -> State:
-        self._phase(state, a, "slices_a", "slices_d")
         inv = state.inv
         assert inv is not None
-        side = "a" if state.phase == "slices_a" else "d"
+        side = side_of(state)
         rep = slice_report(state, a.alloc, side)
         if not rep["ok"]:
             why = "; ".join(m.removeprefix("M9: ") for m in rep["messages"])
@@ -637,15 +747,13 @@ class MetagameGame(Game[State, Action]):
                 f"no game above its cap of {rep['cap']}: {why}",
             )
         if side == "a":
-            return replace(state, inv=replace(inv, slices_a=a.alloc), phase="slices_d")
-        return replace(state, inv=replace(inv, slices_d=a.alloc), phase="spin")
+            return replace(state, inv=replace(inv, slices_a=a.alloc), phase=Phase.SLICES_D)
+        return replace(state, inv=replace(inv, slices_d=a.alloc), phase=Phase.SPIN)
 
     def _spin(self, state: State, a: Spin) -> State:
-        self._phase(state, a, "spin")
-        return replace(state, phase="spinning")
+        return replace(state, phase=Phase.SPINNING)
 
     def _spin_result(self, state: State, a: SpinResult) -> State:
-        self._phase(state, a, "spinning")
         inv = state.inv
         assert inv is not None
         if a.layout != inv.layout:
@@ -655,26 +763,26 @@ class MetagameGame(Game[State, Action]):
         if not 0 <= a.k < inv.x:
             raise _illegal("M10.slice", f"M10: there is no slice {a.k} on a wheel of {inv.x}")
         inv2 = replace(inv, spins=inv.spins + (a.k,))
-        st = replace(state, inv=inv2, phase="duel")
+        st = replace(state, inv=inv2, phase=Phase.DUEL)
         if inv2.respin_by == NEUTRAL:
             if self.can_respin(st, inv.attacker):
-                st = replace(st, phase="respin_a")
+                st = replace(st, phase=Phase.RESPIN_A)
             elif self.can_respin(st, inv.defender):
-                st = replace(st, phase="respin_d")
+                st = replace(st, phase=Phase.RESPIN_D)
         return st
 
     def _respin(self, state: State, a: Respin) -> State:
-        self._phase(state, a, "respin_a", "respin_d")
         inv = state.inv
         assert inv is not None
-        p = inv.attacker if state.phase == "respin_a" else inv.defender
-        if a.t is None:
-            if state.phase == "respin_a" and self.can_respin(state, inv.defender):
-                return replace(state, phase="respin_d")
-            return replace(state, phase="duel")
+        side = side_of(state)
+        p = inv.attacker if side == "a" else inv.defender
+        if a.t is None:  # the attacker decides first; then the defender may re-spin
+            if side == "a" and self.can_respin(state, inv.defender):
+                return replace(state, phase=Phase.RESPIN_D)
+            return replace(state, phase=Phase.DUEL)
         self._territory(state, a.t, str(a))
         if state.respin[p] < 1:
-            raise _illegal("M11.no-token", f"M11: {self._pname(state, p)} holds no re-spin token")
+            raise _illegal("M11.no-token", f"M11: {_pname(state, p)} holds no re-spin token")
         self._set_of(state, (a.t,), p, inv.target, "M11", str(a))
         owner = list(state.owner)
         owner[a.t] = NEUTRAL
@@ -685,11 +793,10 @@ class MetagameGame(Game[State, Action]):
             owner=tuple(owner),
             respin=tuple(respin),
             inv=replace(inv, respin_by=p, respin_spent=a.t),
-            phase="spinning",
+            phase=Phase.SPINNING,
         )
 
     def _duel(self, state: State, a: Duel) -> State:
-        self._phase(state, a, "duel")
         inv = state.inv
         assert inv is not None
         if a.winner == "a":
@@ -725,19 +832,18 @@ class MetagameGame(Game[State, Action]):
         assert inv is not None
         st = replace(state, block=self._earn(state, "b", inv.defender))
         if self.giftable(st, inv.attacker, inv.target):
-            return replace(st, phase="gift")
+            return replace(st, phase=Phase.GIFT)
         return self._end_turn(st)  # M14: nothing to give (the log says so)
 
     def _gift(self, state: State, a: Gift) -> State:
-        self._phase(state, a, "gift")
         inv = state.inv
         assert inv is not None
         self._territory(state, a.t, str(a))
         if a.t not in self.giftable(state, inv.attacker, inv.target):
             raise _illegal(
                 "M14.gift",
-                f"M14: the gift must be one of {self._pname(state, inv.attacker)}'s "
-                f"non-capital territories bordering the target; {self._tname(state, a.t)} is not",
+                f"M14: the gift must be one of {_pname(state, inv.attacker)}'s "
+                f"non-capital territories bordering the target; {_tname(state, a.t)} is not",
             )
         owner = list(state.owner)
         owner[a.t] = inv.defender
@@ -746,10 +852,10 @@ class MetagameGame(Game[State, Action]):
     # -- after every resolution -------------------------------------------------------
     def _settle(self, state: State) -> State:
         """Players left with no territory are out: tokens back to the pool, no capital (M13)."""
-        if state.phase == "capital":
+        if state.phase is Phase.CAPITAL:
             return state
         counts = state.counts()
-        if all(c > 0 for c in counts):
+        if 0 not in counts:
             return state
         block = tuple(b if counts[p] else 0 for p, b in enumerate(state.block))
         respin = tuple(r if counts[p] else 0 for p, r in enumerate(state.respin))
@@ -759,9 +865,9 @@ class MetagameGame(Game[State, Action]):
     def _end_reason(self, state: State) -> str | None:
         """M16, checked after every resolution."""
         counts = state.counts()
-        if sum(1 for c in counts if c > 0) <= 1:
+        if len(counts) - counts.count(0) <= 1:
             return "last"
-        if any(4 * c > 3 * len(state.board) for c in counts):
+        if 4 * max(counts) > 3 * len(state.board):
             return "majority"
         return None
 
@@ -774,29 +880,20 @@ class MetagameGame(Game[State, Action]):
         return after
 
     def _end_turn(self, state: State) -> State:
-        st = self._settle(replace(state, inv=None, phase="turn"))
+        st = self._settle(replace(state, inv=None, phase=Phase.TURN))
         reason = self._end_reason(st)
         if reason:
-            return replace(st, phase="over", ended=reason)
+            return replace(st, phase=Phase.OVER, ended=reason)
         return replace(st, current=self._next_alive(st, st.current), turn=st.turn + 1)
 
     # -- host corrections (M17) and agreement (M16) ------------------------------------
-    def _host_phase(self, state: State, a: Action) -> None:
-        if state.phase in _INVASION_PHASES:
-            raise _illegal(
-                "M17.mid-invasion",
-                "M17: corrections are made between turns; finish the invasion or undo it first",
-            )
-        if state.phase == "over":
-            raise _illegal("M16.over", "M16: the campaign is over; undo the last step to correct it")
-
     def _after_correction(self, state: State) -> State:
-        if state.phase == "capital":
+        if state.phase is Phase.CAPITAL:
             return state
         st = self._settle(state)
         reason = self._end_reason(st)
         if reason:
-            return replace(st, phase="over", ended=reason)
+            return replace(st, phase=Phase.OVER, ended=reason)
         if not st.alive(st.current):
             st = replace(st, current=self._next_alive(st, st.current))
         return st
@@ -808,7 +905,6 @@ class MetagameGame(Game[State, Action]):
             )
 
     def _set_owner(self, state: State, a: SetOwner) -> State:
-        self._host_phase(state, a)
         self._territory(state, a.t, str(a))
         if a.player is not None:
             self._check_seat(state, a.player)
@@ -819,7 +915,6 @@ class MetagameGame(Game[State, Action]):
         return self._after_correction(replace(state, owner=tuple(owner), capital=capital))
 
     def _set_capital(self, state: State, a: SetCapital) -> State:
-        self._host_phase(state, a)
         self._check_seat(state, a.player)
         if a.t is not None:
             self._territory(state, a.t, str(a))
@@ -827,14 +922,13 @@ class MetagameGame(Game[State, Action]):
                 raise _illegal(
                     "M17.capital-not-own",
                     f"M17: a capital must be one of the player's territories; "
-                    f"give {self._tname(state, a.t)} to {self._pname(state, a.player)} first",
+                    f"give {_tname(state, a.t)} to {_pname(state, a.player)} first",
                 )
         capital = list(state.capital)
         capital[a.player] = NEUTRAL if a.t is None else a.t
         return self._after_correction(replace(state, capital=tuple(capital)))
 
     def _set_tokens(self, state: State, a: SetTokens) -> State:
-        self._host_phase(state, a)
         self._check_seat(state, a.player)
         if a.count > MAX_TOKENS:
             raise _illegal("M17.tokens", f"M17: at most {MAX_TOKENS} tokens")
@@ -847,27 +941,11 @@ class MetagameGame(Game[State, Action]):
         return self._after_correction(st)
 
     def _agree(self, state: State, a: Agree) -> State:
-        if state.phase == "over":
-            raise _illegal("M16.over", "M16: the campaign is already over")
-        if state.phase == "capital":
-            raise _illegal("M16.too-early", "M16: the campaign has not started; finish picking capitals")
-        return replace(self._settle(replace(state, inv=None)), phase="over", ended="agreement")
+        return replace(self._settle(replace(state, inv=None)), phase=Phase.OVER, ended="agreement")
 
     # -- text ---------------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
-
-    @staticmethod
-    def _pname(state: State, p: int) -> str:
-        return state.players[p].name if 0 <= p < len(state.players) else f"player {p}"
-
-    @staticmethod
-    def _tname(state: State, t: int) -> str:
-        return state.board.names[t] if 0 <= t < len(state.board) else f"territory {t}"
-
-    def describe_action(self, state: State, action: Action) -> str:
-        """Plain words for the log, with the consequences the engine worked out."""
-        return describe(self, state, action)
 
     # -- JSON -------------------------------------------------------------------------
     def state_to_json(self, state: State) -> dict[str, Any]:
@@ -883,7 +961,7 @@ class MetagameGame(Game[State, Action]):
             "capital": list(state.capital),
             "block": list(state.block),
             "respin": list(state.respin),
-            "phase": state.phase,
+            "phase": state.phase.value,
             "current": state.current,
             "turn": state.turn,
             "ended": state.ended,
@@ -940,60 +1018,55 @@ class MetagameGame(Game[State, Action]):
                 capital=tuple(obj["capital"]),
                 block=tuple(obj["block"]),
                 respin=tuple(obj["respin"]),
-                phase=obj["phase"],
+                phase=Phase(obj["phase"]),
                 current=obj["current"],
                 turn=obj["turn"],
                 inv=inv,
                 ended=obj["ended"],
             )
         except (KeyError, TypeError, ValueError, BoardError) as exc:
-            raise InvalidAction("state.json", f"not a metagame state: {exc}") from None
-
-    # -- view -------------------------------------------------------------------------
-    def view(self, state: State, player: int | None) -> dict[str, Any]:
-        """Everything the host console shows (the metagame has no hidden information)."""
-        from conquest.games.metagame.view import build_view
-
-        return build_view(self, state, player)
+            raise InvalidAction("state.json", f"not a metagame state: {quote(str(exc), 120)}") from None
 
 
-_PHASE_TEXT = {
-    "capital": "capital pick (M4)",
-    "turn": "turn (M5)",
-    "sacrifice": "sacrifice (M7)",
-    "block": "block (M8)",
-    "slices_a": "attacker's slices (M9)",
-    "slices_d": "defender's slices (M9)",
-    "spin": "spin (M10)",
-    "spinning": "wheel draw (M10)",
-    "respin_a": "attacker's re-spin (M11)",
-    "respin_d": "defender's re-spin (M11)",
-    "duel": "duel result (M12)",
-    "gift": "attacker's gift (M14)",
-    "over": "end (M16)",
+def _pname(state: State, p: int) -> str:
+    return state.player_name(p)
+
+
+def _tname(state: State, t: int) -> str:
+    return state.territory_name(t)
+
+
+#: what ``apply`` does for each action type (after the phase table allowed it)
+_HANDLERS: dict[type, Callable[[MetagameRules, State, Any], State]] = {
+    PickCapital: MetagameRules._pick_capital,
+    Claim: MetagameRules._claim,
+    Pass: MetagameRules._pass,
+    Invade: MetagameRules._invade,
+    Sacrifice: MetagameRules._sacrifice,
+    Block: MetagameRules._block,
+    Slices: MetagameRules._slices,
+    Spin: MetagameRules._spin,
+    SpinResult: MetagameRules._spin_result,
+    Respin: MetagameRules._respin,
+    Duel: MetagameRules._duel,
+    Gift: MetagameRules._gift,
+    SetOwner: MetagameRules._set_owner,
+    SetCapital: MetagameRules._set_capital,
+    SetTokens: MetagameRules._set_tokens,
+    Agree: MetagameRules._agree,
 }
 
-_HANDLERS: dict[type, Any] = {
-    PickCapital: MetagameGame._pick_capital,
-    Claim: MetagameGame._claim,
-    Pass: MetagameGame._pass,
-    Invade: MetagameGame._invade,
-    Sacrifice: MetagameGame._sacrifice,
-    Block: MetagameGame._block,
-    Slices: MetagameGame._slices,
-    Spin: MetagameGame._spin,
-    SpinResult: MetagameGame._spin_result,
-    Respin: MetagameGame._respin,
-    Duel: MetagameGame._duel,
-    Gift: MetagameGame._gift,
-    SetOwner: MetagameGame._set_owner,
-    SetCapital: MetagameGame._set_capital,
-    SetTokens: MetagameGame._set_tokens,
-    Agree: MetagameGame._agree,
+#: what ``legal_actions`` offers for each move type the phase table lists
+_OFFERS: dict[type, Callable[[MetagameRules, State], list[Action]]] = {
+    PickCapital: MetagameRules._offer_capitals,
+    Claim: MetagameRules._offer_claims,
+    Invade: MetagameRules._offer_invasions,
+    Pass: lambda game, state: [Pass()],
+    Sacrifice: MetagameRules._offer_sacrifices,
+    Block: MetagameRules._offer_blocks,
+    Slices: MetagameRules._offer_slices,
+    Spin: lambda game, state: [Spin()],
+    Respin: MetagameRules._offer_respins,
+    Duel: lambda game, state: [Duel("a"), Duel("d")],
+    Gift: MetagameRules._offer_gifts,
 }
-
-
-def describe(game: MetagameGame, state: State, action: Action) -> str:
-    from conquest.games.metagame.view import describe_action
-
-    return describe_action(game, state, action)

@@ -2,36 +2,24 @@
 
 Why phases as data: the host console, the bots and the conformance test all ask the same
 question, "what may happen now?", and the answer is a function of ``State.phase`` alone
-(plus the numbers of the invasion under way). Territories are map indices; owners and
-capitals are seat numbers, ``-1`` meaning neutral / none.
+(plus the numbers of the invasion under way): the table in :mod:`.phases`. Territories are
+map indices; owners and capitals are seat numbers, ``-1`` meaning neutral / none.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from conquest.games.metagame.board import Board
+from conquest.games.metagame.phases import Phase
 
-__all__ = ["PHASES", "Player", "Invasion", "State", "NEUTRAL"]
+__all__ = ["PHASES", "Phase", "Player", "Invasion", "State", "NEUTRAL"]
 
 NEUTRAL = -1
 
-#: every phase, in the order a campaign meets them
-PHASES = (
-    "capital",  # M4: ``current`` picks a capital
-    "turn",  # M5: ``current`` claims, invades or passes
-    "sacrifice",  # M7: the attacker may sacrifice
-    "block",  # M8: the defender may block the sacrifice
-    "slices_a",  # M9: the attacker assigns ZA slices
-    "slices_d",  # M9: the defender assigns ZD slices
-    "spin",  # M10: waiting for the host to press spin
-    "spinning",  # M10: chance step, the wheel is drawn
-    "respin_a",  # M11: the attacker may re-spin
-    "respin_d",  # M11: the defender may re-spin
-    "duel",  # M12: the host records the duel's winner
-    "gift",  # M14: the losing attacker picks the territory to give
-    "over",  # M16: the campaign has ended
-)
+#: every phase's saved string, in the order a campaign meets them (see :class:`Phase`)
+PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
 
 
 @dataclass(frozen=True)
@@ -126,22 +114,42 @@ class State:
     capital: tuple[int, ...]
     block: tuple[int, ...]
     respin: tuple[int, ...]
-    phase: str = "capital"
+    phase: Phase = Phase.CAPITAL
     current: int = 0
     turn: int = 0  # 1 for the first turn after the capitals
     inv: Invasion | None = None
     ended: str | None = None  # M16 reason once over: "last", "majority" or "agreement"
 
+    def __post_init__(self) -> None:
+        # a saved string becomes its member (ValueError for an unknown phase), so every
+        # lookup in the phase table sees a Phase
+        if type(self.phase) is not Phase:
+            object.__setattr__(self, "phase", Phase(self.phase))
+
     def count(self, p: int) -> int:
         return self.owner.count(p)
 
-    def counts(self) -> list[int]:
-        out = [0] * len(self.players)
+    @cached_property
+    def _counts(self) -> tuple[int, ...]:
+        # one pass, kept with the (immutable) state: counting is the hottest loop of a
+        # replay, asked several times per step (M13 eliminations, M16 end, the view)
+        out = [0] * (len(self.players) + 1)  # the last slot collects the neutral (-1) ones
         for o in self.owner:
-            if o >= 0:
-                out[o] += 1
-        return out
+            out[o] += 1
+        return tuple(out[:-1])
+
+    def counts(self) -> list[int]:
+        """Territories per seat."""
+        return list(self._counts)
 
     def alive(self, p: int) -> bool:
         """M2: eliminated players are skipped; during the capital picks everyone is in."""
-        return self.phase == "capital" or p in self.owner
+        return self.phase is Phase.CAPITAL or p in self.owner
+
+    def player_name(self, p: int) -> str:
+        """A seat's name for messages; never raises (a log may name a seat that is not there)."""
+        return self.players[p].name if 0 <= p < len(self.players) else f"player {p}"
+
+    def territory_name(self, t: int) -> str:
+        """A territory's name for messages; never raises."""
+        return self.board.names[t] if 0 <= t < len(self.board) else f"territory {t}"

@@ -5,11 +5,18 @@ work out by hand (M6 numbers with their explanation, caps, who may block or re-s
 which territories are eligible now) is rules logic, tested here; the page only draws it.
 Everything is JSON (lists, dicts, strings, numbers); territories are given both as map
 indices and ids.
+
+Games are shown by title, never by id: each entry of the session's list keeps its
+``name`` (what the list holds, the key the page links with) and gets a ``title`` (what
+people read, from :mod:`.duels`).
+
+This module imports the rules (:mod:`.engine`); the rules never import it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from conquest.games.metagame.actions import (
     Action,
@@ -30,33 +37,12 @@ from conquest.games.metagame.actions import (
     Spin,
     SpinResult,
 )
+from conquest.games.metagame.duels import builtin_games, catalog_id, game_title
+from conquest.games.metagame.engine import MetagameRules, game_label, seat_of, side_of, slice_report
+from conquest.games.metagame.phases import PHASE_RULES
 from conquest.games.metagame.state import NEUTRAL, State
 
-if TYPE_CHECKING:
-    from conquest.games.metagame.engine import MetagameGame
-
-__all__ = ["build_view", "describe_action", "builtin_games"]
-
-_BUILTINS: dict[str, str] | None = None
-
-
-def builtin_games() -> dict[str, str]:
-    """Registered two-player games (id -> title): the wheel may offer them as built-in duels."""
-    global _BUILTINS
-    if _BUILTINS is None:
-        from conquest.games.metagame.engine import KNOWN_BUILTINS
-
-        found = dict(KNOWN_BUILTINS)
-        try:
-            from conquest.core import games
-
-            for gid, g in games().items():
-                if gid != "metagame" and g.min_players <= 2 <= g.max_players:
-                    found[gid] = g.title
-        except Exception:  # another game failing to import must not break the metagame
-            pass
-        _BUILTINS = found
-    return _BUILTINS
+__all__ = ["build_view", "describe_action", "builtin_games", "prompt_values", "game_entry"]
 
 
 def _tlist(state: State, ts: list[int] | tuple[int, ...]) -> dict[str, Any]:
@@ -65,15 +51,25 @@ def _tlist(state: State, ts: list[int] | tuple[int, ...]) -> dict[str, Any]:
 
 
 def _alloc_names(state: State, alloc: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"{state.games[g]} {n}" for g, n in alloc)
+    return ", ".join(f"{game_label(state, g)} {n}" for g, n in alloc)
 
 
-def _invasion_view(game: MetagameGame, state: State) -> dict[str, Any] | None:
+def game_entry(name: str) -> dict[str, Any]:
+    """One entry of the session's list as the page needs it.
+
+    ``name``: the list's entry (a catalog id or a typed name); ``title``: what people see;
+    ``id``: the catalog id when the project has the game (its rules page exists), else None;
+    ``builtin``: the app can play it here (M12, a registered two-player game).
+    """
+    return {"name": name, "title": game_title(name), "id": catalog_id(name), "builtin": name in builtin_games()}
+
+
+def _invasion_view(game: MetagameRules, state: State) -> dict[str, Any] | None:
     inv = state.inv
     if inv is None:
         return None
     b = state.board
-    pa, pd = state.players[inv.attacker].name, state.players[inv.defender].name
+    pa, pd = state.player_name(inv.attacker), state.player_name(inv.defender)
     cap_note = (
         " (the target is the defender's capital, so m = 2: X, Y and Z are doubled)" if inv.m == 2 else ""
     )
@@ -132,7 +128,7 @@ def _invasion_view(game: MetagameGame, state: State) -> dict[str, Any] | None:
             out["wheel"].append(
                 {
                     "game": g,
-                    "name": state.games[g],
+                    **game_entry(state.games[g]),
                     "start": start,
                     "count": n,
                     "a": a_map.get(g, 0),
@@ -142,101 +138,120 @@ def _invasion_view(game: MetagameGame, state: State) -> dict[str, Any] | None:
             start += n
     for k in inv.spins:
         g = inv.game_at(k)
-        out["spins"].append({"slice": k, "game": g, "name": state.games[g]})
+        out["spins"].append({"slice": k, "game": g, **game_entry(state.games[g])})
     if inv.spins:
         g = inv.game_at(inv.spins[-1])
-        out["chosen_game"] = {"game": g, "name": state.games[g], "builtin": state.games[g] in builtin_games()}
-    if state.phase in ("slices_a", "slices_d"):
-        from conquest.games.metagame.engine import slice_report
-
+        out["chosen_game"] = {"game": g, **game_entry(state.games[g])}
+    if PHASE_RULES[state.phase].moves == (Slices,):
         out["slice_check"] = slice_report(state, {})
     return out
 
 
-def _prompt(game: MetagameGame, state: State) -> tuple[str, dict[str, Any] | None, list[str]]:
-    """The step's instruction, the territories eligible for it, and notes."""
-    ph, notes = state.phase, []
-    name = game._pname
+# -- the prompt: the table's template, filled ------------------------------------------------
+def _eligible_capital(game: MetagameRules, state: State) -> dict[str, Any]:
+    cands = game.capital_candidates(state, state.current)
+    if cands:
+        return {"kind": "capital", **_tlist(state, cands)}
+    neutral = [t for t, o in enumerate(state.owner) if o == NEUTRAL]
+    return {"kind": "capital_override", **_tlist(state, neutral)}
+
+
+def _eligible_turn(game: MetagameRules, state: State) -> dict[str, Any]:
+    p = state.current
+    claim, invade = game.claimable(state, p), game.invadable(state, p)
+    return {"kind": "turn", **_tlist(state, sorted(claim + invade)), "claim": claim, "invade": invade}
+
+
+def _eligible_sacrifice(game: MetagameRules, state: State) -> dict[str, Any]:
     inv = state.inv
-    if ph == "capital":
-        p = state.current
-        cands = game.capital_candidates(state, p)
-        if cands:
-            return (
-                f"{name(state, p)}: pick a capital (M4)",
-                {"kind": "capital", **_tlist(state, cands)},
-                notes,
-            )
-        neutral = [t for t, o in enumerate(state.owner) if o == NEUTRAL]
-        notes.append("M4: no territory is 3 or more away from every other player's; the host may override")
-        return (
-            f"Host: override M4 and pick {name(state, p)}'s capital",
-            {"kind": "capital_override", **_tlist(state, neutral)},
-            notes,
-        )
-    if ph == "turn":
-        p = state.current
-        claim, invade = game.claimable(state, p), game.invadable(state, p)
-        return (
-            f"{name(state, p)}: claim a neutral territory, invade a neighbour, or pass (M5)",
-            {"kind": "turn", **_tlist(state, sorted(claim + invade)), "claim": claim, "invade": invade},
-            notes,
-        )
-    if ph == "over":
-        return ("The campaign is over (M16)", None, notes)
     assert inv is not None
-    a, d = name(state, inv.attacker), name(state, inv.defender)
-    if ph == "sacrifice":
-        elig = game.sacrificable(state, inv.attacker, inv.target)
-        return (
-            f"{a}: sacrifice up to {min(inv.y_a, len(elig))} territories (not the capital, not bordering "
-            f"the target) to raise the cap, or none (M7)",
-            {"kind": "sacrifice", "max": inv.y_a, **_tlist(state, elig)},
-            notes,
-        )
-    if ph == "block":
-        elig = game.sacrificable(state, inv.defender, inv.target)
-        s = len(inv.sacrificed)
-        return (
-            f"{d}: spend a block token and sacrifice exactly {s} to cancel the cap bonus, or not (M8)",
-            {"kind": "block", "exactly": s, **_tlist(state, elig)},
-            notes,
-        )
-    if ph in ("slices_a", "slices_d"):
-        who, z, cap = (a, inv.z_a, inv.cap_a) if ph == "slices_a" else (d, inv.z_d, inv.cap_d)
-        return (
-            f"{who}: assign exactly {z} slices over one or more games, at most {cap} per game (M9)",
-            None,
-            notes,
-        )
-    if ph == "spin":
-        return (f"Host: spin the wheel ({inv.x} slices) (M10)", None, notes)
-    if ph == "spinning":
-        return ("The wheel is being drawn (M10)", None, notes)
-    if ph in ("respin_a", "respin_d"):
-        p = inv.attacker if ph == "respin_a" else inv.defender
-        elig = game.sacrificable(state, p, inv.target)
-        return (
-            f"{name(state, p)}: spend a re-spin token and one territory not bordering the target to "
-            f"spin again, or keep the result (M11)",
-            {"kind": "respin", **_tlist(state, elig)},
-            notes,
-        )
-    if ph == "duel":
-        g = state.games[inv.game_at(inv.spins[-1])]
-        nth = " (second game)" if inv.duel_wins else ""
-        return (f"Host: {a} and {d} play {g}{nth}; record the winner (M12)", None, notes)
-    if ph == "gift":
-        elig = game.giftable(state, inv.attacker, inv.target)
-        return (
-            f"{a}: give {d} one non-capital territory bordering the target (M14)",
-            {"kind": "gift", **_tlist(state, elig)},
-            notes,
-        )
-    return ("", None, notes)
+    elig = game.sacrificable(state, inv.attacker, inv.target)
+    return {"kind": "sacrifice", "max": inv.y_a, **_tlist(state, elig)}
 
 
-def build_view(game: MetagameGame, state: State, player: int | None) -> dict[str, Any]:
+def _eligible_block(game: MetagameRules, state: State) -> dict[str, Any]:
+    inv = state.inv
+    assert inv is not None
+    elig = game.sacrificable(state, inv.defender, inv.target)
+    return {"kind": "block", "exactly": len(inv.sacrificed), **_tlist(state, elig)}
+
+
+def _eligible_respin(game: MetagameRules, state: State) -> dict[str, Any]:
+    inv, p = state.inv, seat_of(state)
+    assert inv is not None and p is not None
+    return {"kind": "respin", **_tlist(state, game.sacrificable(state, p, inv.target))}
+
+
+def _eligible_gift(game: MetagameRules, state: State) -> dict[str, Any]:
+    inv = state.inv
+    assert inv is not None
+    return {"kind": "gift", **_tlist(state, game.giftable(state, inv.attacker, inv.target))}
+
+
+#: the territory lists the page highlights, by the phase table's ``eligible`` key
+_ELIGIBLE: dict[str, Callable[[MetagameRules, State], dict[str, Any]]] = {
+    "capital": _eligible_capital,
+    "turn": _eligible_turn,
+    "sacrifice": _eligible_sacrifice,
+    "block": _eligible_block,
+    "respin": _eligible_respin,
+    "gift": _eligible_gift,
+}
+
+
+def prompt_values(state: State, eligible: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The values of the prompt templates' fields (:data:`.phases.PROMPT_FIELDS`) now."""
+    seat = seat_of(state)
+    values: dict[str, Any] = {
+        "player": "" if seat is None else state.player_name(seat),
+        "attacker": "",
+        "defender": "",
+        "z": 0,
+        "cap": 0,
+        "x": 0,
+        "most": 0,
+        "s": 0,
+        "game": "",
+        "nth": "",
+    }
+    inv = state.inv
+    if inv is None:
+        return values
+    a_side = side_of(state) == "a"
+    values.update(
+        attacker=state.player_name(inv.attacker),
+        defender=state.player_name(inv.defender),
+        z=inv.z_a if a_side else inv.z_d,
+        cap=inv.cap_a if a_side else inv.cap_d,
+        x=inv.x,
+        s=len(inv.sacrificed),
+        nth=" (second game)" if inv.duel_wins else "",
+    )
+    if eligible is not None and Sacrifice in PHASE_RULES[state.phase].moves:
+        values["most"] = min(inv.y_a, len(eligible["territories"]))
+    if inv.spins:
+        try:
+            values["game"] = game_label(state, inv.game_at(inv.spins[-1]))
+        except IndexError:
+            values["game"] = "?"
+    return values
+
+
+def _prompt(game: MetagameRules, state: State) -> tuple[str, dict[str, Any] | None, list[str]]:
+    """The step's instruction, the territories eligible for it, and notes."""
+    rule = PHASE_RULES[state.phase]
+    notes: list[str] = []
+    if rule.invasion and state.inv is None:
+        return ("", None, notes)
+    eligible = _ELIGIBLE[rule.eligible](game, state) if rule.eligible else None
+    template = rule.prompt
+    if eligible is not None and eligible["kind"] == "capital_override":
+        template = rule.alt_prompt
+        notes.append("M4: no territory is 3 or more away from every other player's; the host may override")
+    return template.format(**prompt_values(state, eligible)), eligible, notes
+
+
+def build_view(game: MetagameRules, state: State, player: int | None) -> dict[str, Any]:
     b = state.board
     counts = state.counts()
     n = len(b)
@@ -259,7 +274,6 @@ def build_view(game: MetagameGame, state: State, player: int | None) -> dict[str
         )
     prompt, eligible, notes = _prompt(game, state)
     outcome = game.outcome(state)
-    builtins = builtin_games()
     standings = sorted(
         ({"seat": p, "name": pl.name, "territories": counts[p]} for p, pl in enumerate(state.players)),
         key=lambda r: (-r["territories"], r["seat"]),
@@ -269,7 +283,7 @@ def build_view(game: MetagameGame, state: State, player: int | None) -> dict[str
         "map": b.map_id,
         "size": n,
         "majority": 3 * n // 4 + 1,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "prompt": prompt,
         "turn": state.turn,
         "current": state.current,
@@ -278,10 +292,7 @@ def build_view(game: MetagameGame, state: State, player: int | None) -> dict[str
         "players": players,
         "owner": list(state.owner),
         "capitals": [c for c in state.capital if c != NEUTRAL],
-        "games": [
-            {"index": i, "name": g, "builtin": g in builtins, "title": builtins.get(g, g)}
-            for i, g in enumerate(state.games)
-        ],
+        "games": [{"index": i, **game_entry(g)} for i, g in enumerate(state.games)],
         "pool": {
             "size": state.pool,
             "block_free": game.pool_free(state, "b"),
@@ -297,73 +308,80 @@ def build_view(game: MetagameGame, state: State, player: int | None) -> dict[str
     }
 
 
-def describe_action(game: MetagameGame, state: State, action: Action) -> str:
-    """The log line for ``action`` played in ``state`` (before it is applied)."""
-    nm, tn = game._pname, game._tname
+def describe_action(game: MetagameRules, state: State, action: Action) -> str:
+    """The log line for ``action`` played in ``state`` (before it is applied).
+
+    Defensive: the page and ``verify`` may describe any parsed action, legal or not, so
+    every index (territory, seat, game, slice) is looked up without raising.
+    """
+    nm, tn = state.player_name, state.territory_name
     inv = state.inv
     p = state.current
     if isinstance(action, PickCapital):
         extra = " (host override: no territory qualified, M4)" if action.override else ""
-        return f"{nm(state, p)} picks {tn(state, action.t)} as capital{extra}"
+        return f"{nm(p)} picks {tn(action.t)} as capital{extra}"
     if isinstance(action, Claim):
-        return f"{nm(state, p)} claims {tn(state, action.t)}"
+        return f"{nm(p)} claims {tn(action.t)}"
     if isinstance(action, Pass):
-        return f"{nm(state, p)} passes"
+        return f"{nm(p)} passes"
     if isinstance(action, Invade):
         owner = state.owner[action.t] if 0 <= action.t < len(state.board) else NEUTRAL
-        cap = " (capital!)" if owner >= 0 and state.capital[owner] == action.t else ""
-        return f"{nm(state, p)} invades {tn(state, action.t)} of {nm(state, owner)}{cap}"
+        if owner < 0:
+            return f"{nm(p)} invades {tn(action.t)} (neutral)"
+        cap = " (capital!)" if state.capital[owner] == action.t else ""
+        return f"{nm(p)} invades {tn(action.t)} of {nm(owner)}{cap}"
     if isinstance(action, Agree):
         return "Host records a mutual agreement to end the campaign (M16)"
     if isinstance(action, SetOwner):
-        who = "neutral" if action.player is None else nm(state, action.player)
-        return f"Host correction: {tn(state, action.t)} is now {who} (M17)"
+        who = "neutral" if action.player is None else nm(action.player)
+        return f"Host correction: {tn(action.t)} is now {who} (M17)"
     if isinstance(action, SetCapital):
-        where = "no capital" if action.t is None else f"capital {tn(state, action.t)}"
-        return f"Host correction: {nm(state, action.player)} has {where} (M17)"
+        where = "no capital" if action.t is None else f"capital {tn(action.t)}"
+        return f"Host correction: {nm(action.player)} has {where} (M17)"
     if isinstance(action, SetTokens):
         kind = "block" if action.kind == "b" else "re-spin"
-        return f"Host correction: {nm(state, action.player)} holds {action.count} {kind} tokens (M17)"
+        return f"Host correction: {nm(action.player)} holds {action.count} {kind} tokens (M17)"
     if inv is None:
         return str(action)
-    a, d = nm(state, inv.attacker), nm(state, inv.defender)
+    a, d = nm(inv.attacker), nm(inv.defender)
     if isinstance(action, Sacrifice):
         if not action.ts:
             return f"{a} sacrifices nothing"
-        return f"{a} sacrifices {', '.join(tn(state, t) for t in action.ts)} (cap +{len(action.ts)})"
+        return f"{a} sacrifices {', '.join(tn(t) for t in action.ts)} (cap +{len(action.ts)})"
     if isinstance(action, Block):
         if not action.ts:
             return f"{d} does not block"
-        return f"{d} spends a block token and sacrifices {', '.join(tn(state, t) for t in action.ts)}"
+        return f"{d} spends a block token and sacrifices {', '.join(tn(t) for t in action.ts)}"
     if isinstance(action, Slices):
-        who = a if state.phase == "slices_a" else d
+        who = a if side_of(state) == "a" else d
         return f"{who} assigns slices: {_alloc_names(state, action.alloc)}"
     if isinstance(action, Spin):
         return f"Host spins the wheel ({inv.x} slices)"
     if isinstance(action, SpinResult):
         try:
-            g = state.games[inv.game_at(action.k)]
+            g = game_label(state, inv.game_at(action.k))
         except IndexError:
-            g = "?"
+            g = "no game (there is no such slice)"
         return (
             f"The wheel lands on slice {action.k + 1} of {action.x}: {g} "
             f"(wheel: {_alloc_names(state, action.layout)})"
         )
     if isinstance(action, Respin):
-        who = a if state.phase == "respin_a" else d
+        who = a if side_of(state) == "a" else d
         if action.t is None:
             return f"{who} keeps the result"
-        return f"{who} spends a re-spin token and {tn(state, action.t)} to spin again"
+        return f"{who} spends a re-spin token and {tn(action.t)} to spin again"
     if isinstance(action, Duel):
         if action.winner == "a":
             if inv.duel_wins + 1 < inv.needed_wins:
                 return f"{a} wins the first game; a capital needs a second win"
             if inv.m == 2:
                 return f"{a} wins and takes {d}'s capital and all {d}'s territories; {d} is eliminated"
-            return f"{a} wins and takes {tn(state, inv.target)}"
+            return f"{a} wins and takes {tn(inv.target)}"
         gifts = game.giftable(state, inv.attacker, inv.target)
         tail = "" if gifts else f"; {a} has no non-capital territory bordering it, so nothing is given (M14)"
-        return f"{d} wins and keeps {tn(state, inv.target)}{tail}"
+        return f"{d} wins and keeps {tn(inv.target)}{tail}"
     if isinstance(action, Gift):
-        return f"{a} gives {tn(state, action.t)} to {d} (M14)"
+        return f"{a} gives {tn(action.t)} to {d} (M14)"
     return str(action)
+
