@@ -5,26 +5,62 @@ browser. ``verify`` replays the save step by step with the game's own engine, ch
 step (including that chance results sit where the game waited for a draw), and prints the
 final standings, or the first refused step and why. It works for every registered game.
 
-Exit codes: 0 the save replays; 1 a step is refused; 2 the input is not a readable save.
+It replays through :func:`conquest.session.replay_steps`, the very loop the pages use to
+open a link, so verify and the pages never disagree on a log. Everything it prints that
+came from the input is escaped (no control characters reach the terminal) and quoted
+short, and it never prints a traceback: an unexpected failure is one line and exit code 3.
+
+Chance results (spins, dice) are in the log as the host's browser drew them; verify checks
+that each is possible where it stands, not that it was drawn fairly, and says so.
+
+Exit codes: 0 the save replays; 1 a step is refused; 2 the input is not a readable save;
+3 verify itself failed (a bug: please report the input).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from conquest.core import GameError, get_game
-from conquest.session import Match
+from conquest.core import ConquestError, GameError, get_game
+from conquest.session import Match, ReplayError, excerpt, replay_steps
 
-__all__ = ["main", "load_save_text"]
+__all__ = ["main", "verify", "run_verify", "load_save_text", "printable"]
+
+#: the most bytes read from a file or stdin (a save is never larger; see savecode)
+_MAX_INPUT_BYTES = 4_000_000
+#: the most characters of one printed line (a refusal quoting a long message is cut)
+_MAX_LINE = 2_000
+#: what a save starts with when it is given inline rather than as a file name
+_INLINE_STARTS = ("{", "http:", "https:", "#", "c1.", "h=", "v=")
 
 
-class InputError(Exception):
+class InputError(ConquestError):
     """The input is not a save we can read."""
+
+    def __init__(self, message: str, code: str = "input") -> None:
+        super().__init__(code, message)
+
+
+def printable(text: str) -> str:
+    """``text`` with every non-printable character escaped (``\\x1b``, ``\\u202e``), newlines too.
+
+    Why: verify prints names, action texts and messages that came from a link; a raw escape
+    sequence or a bidirectional override in them must not reach the terminal or the page.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def _say(out: TextIO, line: str) -> None:
+    line = printable(line)
+    if len(line) > _MAX_LINE:
+        line = line[:_MAX_LINE] + "…"
+    print(line, file=out)
 
 
 def _decode_link(text: str) -> dict[str, Any]:
@@ -44,35 +80,64 @@ def _decode_link(text: str) -> dict[str, Any]:
 
 def load_save_text(text: str) -> dict[str, Any]:
     """A save dict from save JSON or a link; raises InputError with a message for people."""
-    try:
-        from conquest import savecode
-    except ImportError:  # pragma: no cover - savecode ships with the package
-        savecode = None  # type: ignore[assignment]
+    from conquest import savecode
+
     stripped = text.strip()
     try:
         if stripped.startswith("{"):
-            if savecode is not None:
-                return savecode.parse_save_json(stripped)
-            return dict(json.loads(stripped))
-        if savecode is None:
-            raise InputError("links need conquest.savecode, which is missing")
+            return savecode.parse_save_json(stripped)
         return _decode_link(stripped)
     except ValueError as exc:  # SaveCodeError and JSON errors are ValueErrors
         raise InputError(str(exc)) from None
 
 
+def _read_bytes(stream: Any) -> bytes:
+    data = stream.read(_MAX_INPUT_BYTES + 1)
+    if len(data) > _MAX_INPUT_BYTES:
+        raise InputError(f"the input is larger than {_MAX_INPUT_BYTES:,} bytes; no saved game is that large")
+    return data
+
+
+def _decode_bytes(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{what} is not UTF-8 text") from None
+
+
+def _is_file(arg: str) -> bool:
+    """Whether ``arg`` names a file; False for anything the file system cannot even look up.
+
+    Why the guard: a 300-character link asked of the file system fails with ENAMETOOLONG
+    (and a NUL byte with ValueError) instead of answering "no such file".
+    """
+    try:
+        return Path(arg).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _read_input(arg: str) -> dict[str, Any]:
     if arg == "-":
-        return load_save_text(sys.stdin.read())
-    path = Path(arg)
-    looks_like_path = len(arg) < 4096 and not arg.lstrip().startswith(("{", "http", "#", "c1.", "h=", "v="))
-    if looks_like_path and path.is_file():
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream (tests, embedded interpreters)
+            text = sys.stdin.read(_MAX_INPUT_BYTES + 1)
+            if len(text) > _MAX_INPUT_BYTES:
+                raise InputError(f"the input is larger than {_MAX_INPUT_BYTES:,} characters")
+            return load_save_text(text)
+        return load_save_text(_decode_bytes(_read_bytes(stream), "the input"))
+    stripped = arg.strip()
+    if stripped.startswith(_INLINE_STARTS):  # a save or a link: never a file name
+        return load_save_text(stripped)
+    if _is_file(arg):
         try:
-            return load_save_text(path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise InputError(f"{arg} is not a text file") from None
-    if looks_like_path and ("/" in arg or arg.endswith(".json")):
-        raise InputError(f"no such file: {arg}")
+            with open(arg, "rb") as fh:
+                data = _read_bytes(fh)
+        except OSError as exc:
+            raise InputError(f"cannot read {excerpt(arg)}: {exc.strerror or 'error'}") from None
+        return load_save_text(_decode_bytes(data, excerpt(arg)))
+    if len(arg) < 1_000 and ("/" in arg or "\\" in arg or arg.endswith(".json")) and "#" not in arg:
+        raise InputError(f"no such file: {excerpt(arg)}")
     return load_save_text(arg)
 
 
@@ -91,70 +156,91 @@ def _standings(game: Any, state: Any) -> list[str]:
     return lines
 
 
-def verify(arg: str, verbose: bool = False, out: Any = None) -> int:
-    out = out or sys.stdout
-    try:
-        save = _read_input(arg)
-    except InputError as exc:
-        print(f"error: {exc}", file=out)
-        return 2
-    try:
-        game = get_game(save["game"])
-    except KeyError:
-        print(f"error: unknown game {save.get('game')!r}", file=out)
-        return 2
-    log = list(save.get("log", []))
-    try:
-        match = Match(game, save.get("options", {}))
-    except GameError as exc:
-        print(f"error: the save's options are refused: {exc.message} [{exc.code}]", file=out)
-        return 1
-    print(f"{game.title} ({game.id}), {len(log)} steps", file=out)
-    for index, text in enumerate(log):
-        state = match.state
-        spec = game.chance(state)
-        try:
-            action = game.parse_action(text)
-            if spec is not None:
-                expected = game.chance_action(state, [0] * len(spec.sizes))
-                if type(action) is not type(expected):
-                    print(
-                        f"REFUSED step {index + 1}: {text!r}: the game waited for a draw ({spec.kind}) here",
-                        file=out,
-                    )
-                    return 1
-            line = game.describe_action(state, action)
-            match._push(text)
-        except GameError as exc:
-            print(f"REFUSED step {index + 1}: {text!r}: {exc.message} [{exc.code}]", file=out)
-            return 1
-        if verbose:
-            print(f"{index + 1:5d}. {text:<24} {line}", file=out)
-    state = match.state
-    outcome = game.outcome(state)
-    pending = game.chance(state)
-    if outcome is not None:
-        print(
-            f"OK: the game is over ({outcome.reason}); winners: {_names(game, state, outcome.winners)}",
-            file=out,
-        )
-    elif pending is not None:
-        print(f"OK: the game goes on, waiting for a draw ({pending.kind})", file=out)
-    else:
-        seat = game.to_move(state)
-        who = "" if seat is None else f"; {_names(game, state, (seat,))} to move"
-        print(f"OK: the game goes on{who}", file=out)
-    for line in _standings(game, state):
-        print(line, file=out)
-    return 0
-
-
 def _names(game: Any, state: Any, seats: Sequence[int]) -> str:
     try:
         players = game.view(state, None).get("players", [])
         return ", ".join(str(players[s]["name"]) for s in seats)
     except Exception:
         return ", ".join(f"seat {s}" for s in seats)
+
+
+def _chance_note(kinds: Sequence[str]) -> str:
+    """The plain statement of what verify cannot check about chance (for any game)."""
+    what = " and ".join(kinds)
+    return (
+        f"Note: {what} results are as recorded by the host's browser; verify checks that each is "
+        "possible, not that it was drawn."
+    )
+
+
+def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> int:
+    """Verify one input and print the verdict; only the project's refusals are handled here.
+
+    The code path :func:`verify` runs, without its last-resort guard, so the fuzz tests see
+    any unexpected exception.
+    """
+    out = out or sys.stdout
+    try:
+        save = _read_input(arg)
+    except InputError as exc:
+        _say(out, f"error: {exc.message}")
+        return 2
+    try:
+        game = get_game(save["game"])
+    except KeyError:
+        _say(out, f"error: unknown game {excerpt(save.get('game'))}")
+        return 2
+    log = list(save.get("log", []))
+    try:
+        match = Match(game, save.get("options", {}))
+    except GameError as exc:
+        _say(out, f"error: the save's options are refused: {exc.message} [{exc.code}]")
+        return 1
+    _say(out, f"{game.title} ({game.id}), {len(log)} steps")
+    state = match.state
+    kinds: list[str] = []
+    try:
+        for step in replay_steps(game, state, log):
+            if step.chance is not None and step.chance.kind not in kinds:
+                kinds.append(step.chance.kind)
+            if verbose:
+                # unguarded on purpose: the fuzz tests run this path and must see any bug
+                line = game.describe_action(step.before, step.action)
+                _say(out, f"{step.index + 1:5d}. {step.text:<24} {line}")
+            state = step.after
+    except ReplayError as exc:
+        _say(out, f"REFUSED step {exc.index + 1}: {excerpt(exc.text)}: {exc.cause.message} [{exc.cause.code}]")
+        if kinds:
+            _say(out, _chance_note(kinds))
+        return 1
+    outcome = game.outcome(state)
+    pending = game.chance(state)
+    if outcome is not None:
+        _say(out, f"OK: the game is over ({outcome.reason}); winners: {_names(game, state, outcome.winners)}")
+    elif pending is not None:
+        _say(out, f"OK: the game goes on, waiting for a draw ({pending.kind})")
+    else:
+        seat = game.to_move(state)
+        who = "" if seat is None else f"; {_names(game, state, (seat,))} to move"
+        _say(out, f"OK: the game goes on{who}")
+    if kinds:
+        _say(out, _chance_note(kinds))
+    for line in _standings(game, state):
+        _say(out, line)
+    return 0
+
+
+def verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> int:
+    """``python -m conquest verify``: 0 replays, 1 refused, 2 unreadable, 3 verify failed.
+
+    Never raises and never prints a traceback (the home page calls it too).
+    """
+    out = out or sys.stdout
+    try:
+        return run_verify(arg, verbose=verbose, out=out)
+    except Exception as exc:  # last resort: one line, never a traceback
+        _say(out, f"error: verify failed unexpectedly ({type(exc).__name__}); please report this input")
+        return 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,7 +11,16 @@ it back into the list, so the save itself is always ``{v, game, options, log: [.
 
 Everything here treats its input as hostile: a link is typed, truncated, mangled by chat
 apps, or crafted. Each failure is a :class:`SaveCodeError` with a stable code and a message
-for people; nothing else escapes, and nothing is ever rendered as markup here.
+for people; nothing else escapes, and nothing is ever rendered as markup here. Messages
+quote at most a short, escaped excerpt of the input.
+
+Text is checked too (:func:`validate_save`): no string anywhere may hold a lone surrogate
+(valid JSON, ``"\\ud800"``, but not Unicode: it cannot be encoded or shown); names and titles
+(``options.title`` and every value under a ``name`` or ``title`` key, such as players'
+names and a custom map's territory names) may hold no control character (C0, DEL, C1);
+log entries and option keys neither; other option text may hold only tab, line feed and
+carriage return (multi-line text such as a question pack). Numbers are bounded too: no
+option needs a whole number of 2**63 or more (the set-up seed is the largest).
 """
 from __future__ import annotations
 
@@ -24,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conquest.core import ConquestError
-from conquest.session import SAVE_FORMAT
+from conquest.session import SAVE_FORMAT, excerpt
 
 __all__ = [
     "CODE_PREFIX",
@@ -36,6 +45,8 @@ __all__ = [
     "validate_save",
     "make_fragment",
     "parse_fragment",
+    "check_text",
+    "MAX_LOG_ENTRIES",
 ]
 
 CODE_PREFIX = "c1."
@@ -43,9 +54,22 @@ CODE_PREFIX = "c1."
 MAX_CODE_CHARS = 200_000
 #: the inflated JSON may not exceed this (a zip bomb stops here)
 MAX_JSON_BYTES = 2_000_000
-MAX_LOG_ENTRIES = 100_000
+#: the most steps a save's log may hold. Real games stay far below: a 100-round campaign of 8
+#: metagame players is at most 8 x 100 x 13 + 8 = 10,408 steps (13 when an invasion uses
+#: every step), about 3,000 with invasion-heavy bots. The bound keeps the replay of the worst
+#: accepted link within the budget of tests/test_hardening_resources.py.
+MAX_LOG_ENTRIES = 20_000
 MAX_ACTION_CHARS = 2_000
 MAX_OPTIONS_DEPTH = 8
+#: whole numbers in options stay below this (the set-up seed is the largest any game uses)
+MAX_OPTION_INT = 2**63
+#: keys whose text values are names or titles people see: no control characters at all
+NAME_KEYS = frozenset({"name", "title"})
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: control characters other text may not hold (tab, line feed and carriage return may stay)
+_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,29}")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 _GAME_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 MODES = {"h": "host", "v": "view"}
@@ -129,16 +153,59 @@ def parse_save_json(raw: bytes | str, what: str = "file", joined_log: bool = Fal
     if joined_log and isinstance(obj, dict) and isinstance(obj.get("log"), str):
         if len(obj["log"]) > MAX_JSON_BYTES:
             raise SaveCodeError("schema", f"The {what}'s log is too long.")
+        steps = obj["log"].count(LOG_SEPARATOR) + 1
+        if steps > MAX_LOG_ENTRIES:  # counted before the list is built
+            raise SaveCodeError("too-many-steps", _too_many_steps(what, steps))
         obj["log"] = obj["log"].split(LOG_SEPARATOR)
     return validate_save(obj, what=what)
 
 
-def _check_json_value(value: Any, path: str, depth: int = 0) -> None:
+def _too_many_steps(what: str, steps: int) -> str:
+    return (
+        f"The {what}'s log has {steps:,} steps; a game here holds at most {MAX_LOG_ENTRIES:,} "
+        "(a 100-round campaign of 8 players needs about 10,000 at the very most)."
+    )
+
+
+def _key_path(path: str, key: str) -> str:
+    """``path.key`` for messages, with an odd or long key quoted short."""
+    return f"{path}.{key}" if _SIMPLE_KEY.fullmatch(key) else f"{path}[{excerpt(key, 20)}]"
+
+
+def check_text(value: str, path: str, strict: bool) -> None:
+    """Refuse text that is not Unicode, or holds control characters (``strict``: any, else all
+    but tab, line feed and carriage return). Why: see the module docstring."""
+    if _SURROGATE.search(value):
+        raise SaveCodeError(
+            "text",
+            f"The text at {path} is not valid Unicode (it holds a lone surrogate such as \\ud800); "
+            "it was refused.",
+        )
+    bad = (_CONTROL if strict else _CONTROL_BUT_LINES).search(value)
+    if bad:
+        raise SaveCodeError(
+            "text",
+            f"The text at {path} holds a control character ({excerpt(bad.group())}); "
+            "names, titles and moves are plain text.",
+        )
+
+
+def _check_json_value(value: Any, path: str, depth: int = 0, name: bool = False) -> None:
     if depth > MAX_OPTIONS_DEPTH:
         raise SaveCodeError("schema", f"The game options are nested too deeply at {path}.")
-    if value is None or isinstance(value, (bool, int, str)):
-        if isinstance(value, str) and len(value) > 10_000:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -MAX_OPTION_INT < value < MAX_OPTION_INT:
+            digits = int(value.bit_length() * 0.30103) + 1
+            raise SaveCodeError(
+                "schema", f"The number at {path} is too large (about {digits:,} digits); no option needs it."
+            )
+        return
+    if isinstance(value, str):
+        if len(value) > 10_000:
             raise SaveCodeError("schema", f"The text at {path} is too long.")
+        check_text(value, path, strict=name)
         return
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
@@ -148,7 +215,7 @@ def _check_json_value(value: Any, path: str, depth: int = 0) -> None:
         if len(value) > 10_000:
             raise SaveCodeError("schema", f"The list at {path} is too long.")
         for i, item in enumerate(value):
-            _check_json_value(item, f"{path}[{i}]", depth + 1)
+            _check_json_value(item, f"{path}[{i}]", depth + 1, name)
         return
     if isinstance(value, dict):
         if len(value) > 1_000:
@@ -156,7 +223,8 @@ def _check_json_value(value: Any, path: str, depth: int = 0) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise SaveCodeError("schema", f"A key at {path} is not text.")
-            _check_json_value(item, f"{path}.{key}", depth + 1)
+            check_text(key, f"a key at {path}", strict=True)
+            _check_json_value(item, _key_path(path, key), depth + 1, key in NAME_KEYS)
         return
     raise SaveCodeError("schema", f"The value at {path} is not plain data.")
 
@@ -189,12 +257,13 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     if not isinstance(log, list):
         raise SaveCodeError("schema", f"The {what}'s log is not a list.")
     if len(log) > MAX_LOG_ENTRIES:
-        raise SaveCodeError("schema", f"The {what}'s log has {len(log):,} steps; at most {MAX_LOG_ENTRIES:,}.")
+        raise SaveCodeError("too-many-steps", _too_many_steps(what, len(log)))
     for i, entry in enumerate(log):
         if not isinstance(entry, str):
             raise SaveCodeError("schema", f"Step {i + 1} of the {what}'s log is not text.")
         if len(entry) > MAX_ACTION_CHARS:
             raise SaveCodeError("schema", f"Step {i + 1} of the {what}'s log is too long.")
+        check_text(entry, f"step {i + 1} of the {what}'s log", strict=True)
     return {"v": version, "game": game, "options": dict(options), "log": list(log)}
 
 

@@ -5,19 +5,42 @@ seed is ``options["seed"]`` and a name people gave the game is ``options["title"
 reaches the rules (``new_game`` gets the rest). Replaying the log from ``new_game`` gives the state; undo is
 "replay all but the last". Chance results are in the log as ordinary actions (drawn by
 :mod:`conquest.rng` when they happen), so replay needs no generator at all.
+
+Every logged step goes through one decision, :func:`advance`: live play
+(:meth:`Match.play`), replay (:class:`Match` from a log, :func:`replay`) and
+``python -m conquest verify`` (through :func:`replay_steps`) all use it, so a log one of
+them accepts the others accept too. Its rule beyond the engine's own: where the game waits
+for a draw (``Game.chance``), only that draw's result may follow, never an ordinary action.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conquest.core import Game, GameError, InvalidOptions, get_game
+from conquest.core import ChanceSpec, Game, GameError, IllegalAction, InvalidOptions, get_game
 from conquest.rng import Rng, new_seed
 
-__all__ = ["SAVE_FORMAT", "Save", "ReplayError", "Match", "replay"]
+__all__ = ["SAVE_FORMAT", "Save", "ReplayError", "Match", "Step", "advance", "replay", "replay_steps", "excerpt"]
 
 SAVE_FORMAT = 1
+#: the most characters of a log entry (or any input) a message quotes
+EXCERPT_CHARS = 60
+
+
+def excerpt(text: object, limit: int = EXCERPT_CHARS) -> str:
+    """A short, escaped excerpt of untrusted text for messages: repr-quoted, at most ``limit`` characters.
+
+    Why: refusals are shown on pages and terminals; a crafted link's megabytes, control
+    characters or right-to-left overrides must not travel with them. ``repr`` escapes every
+    character Python does not consider printable.
+    """
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 64:
+        return f"a number of about {int(text.bit_length() * 0.30103) + 1:,} digits"
+    s = text if isinstance(text, str) else str(text)
+    if len(s) > limit:
+        return repr(s[:limit]) + f"… ({len(s):,} characters)"
+    return repr(s)
 
 
 @dataclass(frozen=True)
@@ -44,11 +67,64 @@ class ReplayError(GameError):
     def __init__(self, index: int, text: str, cause: GameError) -> None:
         super().__init__(
             "replay." + cause.code,
-            f"step {index + 1} of the log, {text!r}, was refused: {cause.message}",
+            f"step {index + 1} of the log, {excerpt(text)}, was refused: {cause.message}",
         )
         self.index = index
         self.text = text
         self.cause = cause
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted step of a log: what :func:`replay_steps` yields."""
+
+    index: int
+    #: the canonical text, as the log keeps it
+    text: str
+    action: Any
+    before: Any
+    after: Any
+    #: the draw the game waited for before this step (None: an ordinary step)
+    chance: ChanceSpec | None
+
+
+def advance(game: Game[Any, Any], state: Any, text: str) -> tuple[Any, Any, ChanceSpec | None]:
+    """The one decision on a logged step: ``(action, new state, the draw it answered)``.
+
+    Parses ``text``; where the game waits for a draw, refuses anything but that draw's
+    result (code ``chance.pending``): a log that skips a pending spin or roll was not made
+    by this driver, which draws at once (:meth:`Match.resolve_chance`), so neither replay
+    nor ``verify`` may accept it. Then the engine applies the action (and checks that a
+    drawn value is possible). Raises the engine's :class:`GameError`; nothing changes then.
+    """
+    spec = game.chance(state)
+    action = game.parse_action(text)
+    if spec is not None:
+        try:
+            expected = game.chance_action(state, [0] * len(spec.sizes))
+        except GameError:
+            expected = None  # the engine alone decides
+        if expected is not None and type(action) is not type(expected):
+            raise IllegalAction(
+                "chance.pending",
+                f"the game waits for a draw ({spec.kind}) here; {excerpt(text)} is not its result",
+            )
+    return action, game.apply(state, action), spec
+
+
+def replay_steps(game: Game[Any, Any], state: Any, log: Iterable[str]) -> Iterator[Step]:
+    """Replay ``log`` from ``state`` one :class:`Step` at a time; ReplayError at the first bad one.
+
+    The loop of :class:`Match` and of ``python -m conquest verify``: one function, so they
+    cannot disagree on a log.
+    """
+    for index, text in enumerate(log):
+        try:
+            action, after, spec = advance(game, state, text)
+        except GameError as exc:
+            raise ReplayError(index, text, exc) from None
+        yield Step(index, game.format_action(action), action, state, after, spec)
+        state = after
 
 
 def _split_options(game: Game[Any, Any], options: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
@@ -56,7 +132,9 @@ def _split_options(game: Game[Any, Any], options: Mapping[str, Any]) -> tuple[di
     opts = dict(options)
     seed = opts.pop("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise InvalidOptions("options.seed", f"the set-up seed must be a whole number, not {seed!r}")
+        raise InvalidOptions(
+            "options.seed", f"the set-up seed must be a whole number 0..2**63-1, not {excerpt(seed, 30)}"
+        )
     title = opts.pop("title", None)
     if title is not None and (not isinstance(title, str) or len(title) > 200):
         raise InvalidOptions("options.title", "the game's title must be text of at most 200 characters")
@@ -87,11 +165,9 @@ class Match:
         self.rng = rng if rng is not None else Rng(None)
         self.log: list[str] = []
         self.states: list[Any] = [self.game.new_game(opts, seed)]
-        for index, text in enumerate(log):
-            try:
-                self._push(text)
-            except GameError as exc:
-                raise ReplayError(index, text, exc) from None
+        for step in replay_steps(self.game, self.states[0], log):
+            self.log.append(step.text)
+            self.states.append(step.after)
 
     # -- reading --------------------------------------------------------------------
     @property
@@ -109,8 +185,7 @@ class Match:
 
     # -- playing --------------------------------------------------------------------
     def _push(self, text: str) -> Any:
-        action = self.game.parse_action(text)
-        new_state = self.game.apply(self.state, action)
+        action, new_state, _ = advance(self.game, self.state, text)
         self.log.append(self.game.format_action(action))
         self.states.append(new_state)
         return new_state
