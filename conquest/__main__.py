@@ -225,6 +225,9 @@ def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> in
         _say(out, f"OK: the game goes on{who}")
     if kinds:
         _say(out, _chance_note(kinds))
+    for at, texts in save.get("undone", []):
+        _say(out, f"Taken back by an undo after step {at}: {', '.join(excerpt(x) for x in texts)} "
+                  "(drawn, then undone; they do not replay)")
     for line in _standings(game, state):
         _say(out, line)
     return 0

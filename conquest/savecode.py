@@ -236,7 +236,7 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     missing = [k for k in ("v", "game", "options", "log") if k not in obj]
     if missing:
         raise SaveCodeError("schema", f"The {what} is missing {', '.join(missing)}.")
-    extra = sorted(set(obj) - {"v", "game", "options", "log"})
+    extra = sorted(set(obj) - {"v", "game", "options", "log", "undone"})
     if extra:
         raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(extra)}.")
     version = obj["v"]
@@ -264,7 +264,43 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
         if len(entry) > MAX_ACTION_CHARS:
             raise SaveCodeError("schema", f"Step {i + 1} of the {what}'s log is too long.")
         check_text(entry, f"step {i + 1} of the {what}'s log", strict=True)
-    return {"v": version, "game": game, "options": dict(options), "log": list(log)}
+    out: dict[str, Any] = {"v": version, "game": game, "options": dict(options), "log": list(log)}
+    undone = _check_undone(obj.get("undone", []), what)
+    if undone:
+        out["undone"] = undone
+    return out
+
+
+#: at most this many undos that took back a drawn result are kept, and this many results each
+MAX_UNDONE, MAX_UNDONE_RESULTS = 1000, 50
+
+
+def _check_undone(undone: Any, what: str) -> list[list[Any]]:
+    """``[[step, [result, ...]], ...]``: chance results drawn, then taken back by an undo.
+
+    Kept in the save so nobody can re-roll a spin or dice unseen (design.md): they show in
+    the log, in view links and in ``verify``, and never replay.
+    """
+    if not isinstance(undone, list) or len(undone) > MAX_UNDONE:
+        raise SaveCodeError("schema", f"The {what}'s taken-back results are not a list of at most {MAX_UNDONE:,}.")
+    out = []
+    for i, item in enumerate(undone):
+        ok = (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], int)
+            and not isinstance(item[0], bool)
+            and 0 <= item[0] <= MAX_LOG_ENTRIES
+            and isinstance(item[1], list)
+            and 1 <= len(item[1]) <= MAX_UNDONE_RESULTS
+            and all(isinstance(r, str) and 0 < len(r) <= MAX_ACTION_CHARS for r in item[1])
+        )
+        if not ok:
+            raise SaveCodeError("schema", f"Taken-back result {i + 1} of the {what} is not [step, [results]].")
+        for r in item[1]:
+            check_text(r, f"taken-back result {i + 1} of the {what}", strict=True)
+        out.append([item[0], list(item[1])])
+    return out
 
 
 def make_fragment(save: Mapping[str, Any], mode: str = "h") -> str:

@@ -51,14 +51,25 @@ class Save:
     options: Mapping[str, Any]
     log: tuple[str, ...] = ()
     version: int = SAVE_FORMAT
+    #: chance results drawn and then taken back by an undo: ``((step, (result, ...)), ...)``
+    undone: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"v": self.version, "game": self.game, "options": dict(self.options), "log": list(self.log)}
+        out = {"v": self.version, "game": self.game, "options": dict(self.options), "log": list(self.log)}
+        if self.undone:  # only when there is any: older saves and links stay byte for byte
+            out["undone"] = [[at, list(texts)] for at, texts in self.undone]
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Save:
         """Trusts the shape; untrusted input goes through :func:`conquest.savecode.validate_save`."""
-        return cls(game=obj["game"], options=dict(obj["options"]), log=tuple(obj["log"]), version=obj["v"])
+        return cls(
+            game=obj["game"],
+            options=dict(obj["options"]),
+            log=tuple(obj["log"]),
+            version=obj["v"],
+            undone=tuple((int(at), tuple(texts)) for at, texts in obj.get("undone", ())),
+        )
 
 
 class ReplayError(GameError):
@@ -154,6 +165,7 @@ class Match:
         options: Mapping[str, Any] | None = None,
         log: Iterable[str] = (),
         rng: Rng | None = None,
+        undone: Iterable[tuple[int, Iterable[str]]] = (),
     ) -> None:
         self.game: Game[Any, Any] = get_game(game) if isinstance(game, str) else game
         raw = dict(options or {})
@@ -164,6 +176,8 @@ class Match:
             self.options["title"] = raw["title"]
         self.rng = rng if rng is not None else Rng(None)
         self.log: list[str] = []
+        #: chance results an undo took back, never erased: ``[(step, (result, ...)), ...]``
+        self.undone: list[tuple[int, tuple[str, ...]]] = [(int(at), tuple(ts)) for at, ts in undone]
         self.states: list[Any] = [self.game.new_game(opts, seed)]
         for step in replay_steps(self.game, self.states[0], log):
             self.log.append(step.text)
@@ -175,7 +189,7 @@ class Match:
         return self.states[-1]
 
     def save(self) -> Save:
-        return Save(game=self.game.id, options=dict(self.options), log=tuple(self.log))
+        return Save(game=self.game.id, options=dict(self.options), log=tuple(self.log), undone=tuple(self.undone))
 
     def legal_actions(self) -> list[Any]:
         return self.game.legal_actions(self.state)
@@ -213,15 +227,21 @@ class Match:
         """Take back the last player action, with the chance steps it caused.
 
         Chance results after it go too, so an undo never keeps a roll for a different move;
-        the next roll is drawn afresh.
+        the next roll is drawn afresh. The results taken back stay on record in
+        :attr:`undone` (and in the save), so a re-roll is never hidden.
         """
         if not self.log:
             return False
+        drawn: list[str] = []
         while self.log:
-            self.log.pop()
+            text = self.log.pop()
             self.states.pop()
-            if self.game.chance(self.states[-1]) is None:
+            if self.game.chance(self.states[-1]) is not None:
+                drawn.append(text)
+            else:
                 break
+        if drawn:
+            self.undone.append((len(self.log), tuple(reversed(drawn))))
         return True
 
     def truncate(self, length: int) -> None:
@@ -236,7 +256,7 @@ def replay(save: Save | Mapping[str, Any], rng: Rng | None = None) -> Match:
     """Rebuild a match from a save; raises :class:`ReplayError` at the first bad step."""
     if not isinstance(save, Save):
         save = Save.from_json(save)
-    return Match(save.game, save.options, save.log, rng=rng)
+    return Match(save.game, save.options, save.log, rng=rng, undone=save.undone)
 
 
 def replay_states(game: Game[Any, Any], options: Mapping[str, Any], log: Sequence[str]) -> list[Any]:

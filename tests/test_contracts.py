@@ -12,12 +12,12 @@ from pathlib import Path
 
 import page_host  # noqa: F401 - puts site/py and site/games on sys.path
 import pytest
+from contract import ENGINE_FAILED, PLAY_PREFIX, SITE_DATA_ID, game_of_module, play_module
+from shell import GamePage
 
 import build
 from conquest.catalog import DATA_DIR, CatalogError, _parse_facts, catalog, facts
 from conquest.core import games
-from contract import ENGINE_FAILED, PLAY_PREFIX, SITE_DATA_ID, game_of_module, play_module
-from shell import GamePage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 
+from metagame import DRAFT_KEY, PRESETS_KEY, MetagamePage, parse_draft, parse_presets
 from page_host import FakeHost, make_page, render_all
+from ui import find, find_all, fire, text, to_html
 
 from conquest.games.metagame import GAME
 from conquest.session import Match
-from metagame import DRAFT_KEY, PRESETS_KEY, MetagamePage, parse_draft, parse_presets
-from ui import find, find_all, fire, text, to_html
 
 FIELDS = {
     "title": "Friday",

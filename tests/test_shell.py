@@ -232,7 +232,9 @@ def test_undo_keeps_a_drawn_chance_result_on_record() -> None:
     coin = s.match.log[1]
     shell.undo()
     assert s.match.log == []
-    assert s.taken_back == [{"at": 0, "log": [coin]}]
+    assert s.match.undone == [(0, (coin,))]
+    saved = host.store.open(s.slot_id)
+    assert saved["log"] == [] and saved["undone"] == [[0, [coin]]]  # kept in the slot and links
     log = render_all(shell)["shell-log-box"]
     assert coin in text(log) and "drawn, then undone" in text(log)
     assert shell.message is not None and "taken back" in shell.message[1]
@@ -296,7 +298,7 @@ def test_viewing_step_n_refuses_play_and_continue_from_here_keeps_the_original()
     assert s is not None
     assert s.slot_id != slot0 and s.match.log == original[:2] and s.viewing is None  # the coin stays
     assert host.store.open(slot0)["log"] == original  # the original is kept
-    assert "from step 1" in host.store.get(s.slot_id).name and s.taken_back == []
+    assert "from step 1" in host.store.get(s.slot_id).name
     fire(render_all(shell)["shell-log-box"], "[data-view=1]")
     fire(render_all(shell)["shell-viewing"], "#shell-view-present")
     assert s.viewing is None

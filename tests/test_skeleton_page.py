@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from page_host import make_page, render_all
+from ui import find_all
 
 from conquest.core import games
 from conquest.rng import Rng
 from conquest.session import Match
-from ui import find_all
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -783,9 +783,10 @@ class MetagamePage(GamePage):
                           h("span", f"{pl[inv.attacker].name} → {before.board.names[inv.target]} "
                                     f"({pl[inv.defender].name}){again}: slice {k + 1} of {inv.x}: {game}. "),
                           h("span", f"Wheel: {wheel}. ", cls="muted"), h("code", text)))
-        taken = [t for t in s.taken_back if any(x.startswith("r") for x in t["log"])]
-        for t in taken:
-            rows.append(h("li", f"Taken back by undo at step {t['at'] + 1}: " + ", ".join(t["log"]), cls="mg-taken-back"))
+        taken = [(at, texts) for at, texts in s.match.undone if any(x.startswith("r") for x in texts)]
+        for at, texts in taken:
+            rows.append(h("li", f"Taken back by an undo after step {at}: " + ", ".join(texts) + " (drawn, then undone)",
+                          cls="mg-taken-back"))
         return h(
             "details",
             h("summary", f"Spin history ({plural(len(rows) - len(taken), 'spin')})", id="mg-spins-title"),

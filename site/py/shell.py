@@ -176,7 +176,7 @@ def check_save(save: Mapping[str, Any]) -> Match:
     except KeyError:
         raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
     try:
-        return Match(game, save["options"], save["log"], rng=Rng(None))
+        return Match(game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
     except ReplayError as exc:
         raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
     except GameError as exc:
@@ -227,8 +227,6 @@ class Session:
     shown_seat: int | None = None
     #: secret parts chosen so far at a simultaneous step: only in the page, never saved
     secret_parts: dict[int, Any] = field(default_factory=dict)
-    #: chance results taken back by undo: ``[{"at": step, "log": [texts]}]`` (never erased)
-    taken_back: list[dict[str, Any]] = field(default_factory=list)
     bot: BotTurn | None = None
     bots_paused: bool = False
     #: when the person on screen pressed Ready (the host's clock), for timed answers
@@ -373,15 +371,10 @@ class Session:
     def undo(self) -> list[str]:
         """Take back the last step; chance results it drew stay on record as taken back."""
         self._guard()
-        states = list(self.match.states)
         before = list(self.match.log)
         if not self.match.undo():
             return []
-        n = len(self.match.log)
-        removed = before[n:]
-        drawn = [t for j, t in enumerate(removed, start=n) if self.game.chance(states[j]) is not None]
-        if drawn:
-            self.taken_back.append({"at": n, "log": drawn})
+        removed = before[len(self.match.log) :]
         self.secret_parts.clear()
         self.bot = None
         return removed
@@ -592,7 +585,8 @@ class Shell:
             self.say(exc.message, "error")
             return
         if removed:
-            taken = s.taken_back[-1]["log"] if s.taken_back and s.taken_back[-1]["at"] == len(s.match.log) else []
+            last = s.match.undone[-1] if s.match.undone else None
+            taken = list(last[1]) if last is not None and last[0] == len(s.match.log) else []
             self.say(
                 "Took back the last step."
                 + (f" Its chance result stays on record as taken back ({', '.join(taken)})." if taken else ""),
@@ -639,7 +633,7 @@ class Shell:
         except StorageError as exc:
             self.say(str(exc), "error")
             return None
-        match = Match(self.game, save["options"], save["log"], rng=Rng(None))
+        match = Match(self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
         self.open(match, slot)
         self.say(f"Continuing from step {len(save['log'])} as a new saved game, “{name}”; the original is kept.")
         self.host.go(f"?slot={slot.id}")
@@ -834,9 +828,9 @@ class Shell:
                 )
             )
         undone = [
-            h("li", f"Taken back at step {t['at'] + 1}: " + ", ".join(t["log"]) + " (drawn, then undone)",
+            h("li", f"Taken back after step {at}: " + ", ".join(texts) + " (drawn, then undone)",
               cls="shell-taken-back")
-            for t in s.taken_back
+            for at, texts in s.match.undone
         ]
         more = None
         if start > 0:

@@ -362,6 +362,7 @@ class Runner:
             s = self.shell.session
             assert s is not None
             s.mode = "audience"
+        s.match.undone = [(int(at), tuple(texts)) for at, texts in save.get("undone", [])]
         s.viewing = viewing if isinstance(viewing, int) and 0 <= viewing < len(s.match.log) else None
 
     def download(self) -> None:
