@@ -24,6 +24,10 @@ class MetagameGame(MetagameRules):
         """Everything the host console shows (the metagame has no hidden information)."""
         return build_view(self, state, player)
 
+    def stats(self, state: State) -> dict[str, list[float]]:
+        """Territories per player: the console's chart over the turns."""
+        return {"Territories": [float(c) for c in state.counts()]}
+
     def describe_action(self, state: State, action: Action) -> str:
         """Plain words for the log, with the consequences the engine worked out."""
         return describe_action(self, state, action)
