@@ -556,11 +556,14 @@ class MetagamePage(GamePage):
                 ]
                 chosen = inv.get("chosen_game")
                 if chosen and chosen.get("builtin"):
+                    gid = chosen.get("id") or chosen["name"]
                     title = view["games"][chosen["game"]].get("title") or chosen["name"]
-                    kids.append(
-                        h("a", f"{title}: rules and play", href=f"../../rules/{chosen['name']}/",
-                          target="_blank", rel="noopener", cls="button secondary")
-                    )
+                    kids += [
+                        h("p", f"Play {title} on its own page (it opens in a new tab), then enter the winner here.",
+                          cls="mg-msg"),
+                        h("a", f"Play {title}", href=f"../{gid}/", target="_blank", rel="noopener",
+                          cls="button secondary", id="mg-play-duel"),
+                    ]
         return h("div", *kids, id="mg-actions", cls="mg-actions")
 
     def render_choose(self, state: Any, view: Mapping[str, Any]) -> Node:
