@@ -2,9 +2,10 @@
 """The Game of Conquests' computer in the real page: search speed (nodes per second) in Pyodide.
 
 Builds the site into a temporary folder, serves it, opens the play page in Debian's
-Chromium with the computer (hard) playing both sides, the time per move set to ``--think``
-seconds, and prints the page's own figure after each move (``#cq-ai-stats``: nodes over
-the time spent inside the search slices) and the total. For comparison it also runs the
+Chromium with the computer (hard) playing both sides (the shell's seats, ``#seat-who-0/1``),
+the time per move set to ``--think`` seconds, and prints the page's own figure after each
+move (``#cq-ai-stats``: nodes over the time spent inside the search's steps, as the shell's
+bot runner drives them in slices) and the total. For comparison it also runs the
 same kind of search in this CPython over the same positions.
 
 Usage: python bench/conquests_page.py [--plies 6] [--think 1]
@@ -14,7 +15,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,20 +28,22 @@ MOVES = "#cq-moves code"
 
 
 def cpython_speed(log: list[str], think: float) -> float:
-    """Nodes per second of the hard search in this Python over the positions the page met."""
-    from conquest.games.conquests.ai import Search
+    """Nodes per second of the page's own bot (hard, ``think`` seconds per move) in this Python
+    over the positions the page met: the time inside its steps, as the page measures it."""
+    from conquest.bots import run_thinking
+    from conquest.games.conquests import GAME
+    from conquest.games.conquests.ai import SearchBot
     from conquest.rng import Rng
     from conquest.session import Match
 
     match = Match("conquests", {})
     nodes, busy = 0, 0.0
     for text in log:
-        search = Search(match.state, "hard", rng=Rng(1), node_budget=10**9, deadline=time.monotonic() + think)
-        t0 = time.perf_counter()
-        while search.step(2000) is None:
-            pass
-        busy += time.perf_counter() - t0
-        nodes += search.nodes
+        bot = SearchBot("hard", Rng(1), seconds=think)
+        run_thinking(bot.think(GAME, match.state))
+        assert bot.search is not None
+        busy += bot.busy
+        nodes += bot.search.nodes
         match.play(text)
     return nodes / busy if busy else 0.0
 
@@ -73,9 +75,9 @@ def main() -> None:
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
                 page.goto(url + "play/conquests/")
                 page.wait_for_function(READY, timeout=120_000)
-                page.select_option("#cq-seat-0", "hard")
-                page.select_option("#cq-seat-1", "hard")
-                page.click("#cq-start")
+                page.select_option("#seat-who-0", "hard")
+                page.select_option("#seat-who-1", "hard")
+                page.click("#shell-start")
                 print(f"page: hard v hard, {args.think} s per move")
                 for ply in range(1, args.plies + 1):
                     page.wait_for_function(

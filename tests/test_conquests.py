@@ -350,6 +350,37 @@ def test_seats_option_rides_in_the_save():
     assert replay(m.save().to_json()).options["seats"] == ["human", "hard"]
 
 
+def test_seats_from_the_page_shell_carry_names_colours_and_levels():
+    seats = [{"name": "Ann", "colour": "#FFFDF6"}, {"name": "<b>Bo</b>", "colour": "#2d2a26", "bot": "easy"}]
+    opts = GAME.normalize_options({"seats": seats})
+    assert opts["seats"] == [{"name": "Ann", "colour": "#fffdf6"},
+                             {"name": "<b>Bo</b>", "colour": "#2d2a26", "bot": "easy"}]
+    assert GAME.normalize_options(opts) == opts
+    m = Match(GAME, opts)
+    assert replay(m.save().to_json()).options["seats"] == opts["seats"]
+    for bad in (
+        [{"name": "Ann", "colour": "#fff"}, "human"],  # not #rrggbb
+        [{"name": " ", "colour": "#ffffff"}, "human"],  # no name
+        [{"name": "A" * 41, "colour": "#ffffff"}, "human"],  # too long
+        [{"name": "Ann", "colour": "#ffffff", "bot": "human"}, "human"],  # a person has no bot level
+        [{"name": "Ann", "colour": "#ffffff", "bot": "grandmaster"}, "human"],
+        [{"name": "Ann", "colour": "#ffffff", "team": 1}, "human"],  # unknown key
+        [["Ann"], "human"],
+        ["human"],  # two seats, White and Black
+    ):
+        with pytest.raises(InvalidOptions):
+            GAME.normalize_options({"seats": bad})
+
+
+def test_stats_count_fighters_on_the_board_and_in_reserve():
+    start = GAME.new_game({}, 0)
+    assert GAME.stats(start) == {"Fighters on the board": [8.0, 8.0], "In reserve": [0.0, 0.0]}
+    # a capture moves a fighter from one side's board to its reserve (C3)
+    state = position_from_text("g5/6/6/6/2s3/2G3 S w 0 1")
+    after = GAME.apply(state, parse_action("c1c2"))
+    assert GAME.stats(after) == {"Fighters on the board": [1.0, 1.0], "In reserve": [1.0, 1.0]}
+
+
 # -- actions and refusals -------------------------------------------------------------------------
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from conquest.bots import Bot, run_thinking
 from conquest.games.conquests import GAME, Action, parse_action, position_from_text
-from conquest.games.conquests.ai import LEVELS, Search, choose_action, evaluate, random_action
+from conquest.games.conquests.ai import LEVELS, Search, SearchBot, choose_action, evaluate, random_action
 from conquest.rng import Rng
 
 
@@ -121,3 +122,54 @@ def test_search_moves_and_keys_agree_with_the_engine(seed):
         assert search.board == list(state.board) and search.key == state.key
         assert found == {str(a) for a in legal}
         state = GAME.apply(state, legal[rng.below(len(legal))])
+
+
+def test_bot_levels_are_sliced_bots_of_every_level():
+    levels = GAME.bot_levels()
+    assert list(levels) == list(LEVELS)
+    state = GAME.new_game({}, 0)
+    for level, factory in levels.items():
+        bot = factory(Rng(4))
+        assert isinstance(bot, Bot) and bot.level == level
+        assert bot.choose(GAME, state) in GAME.legal_actions(state)
+
+
+def test_search_bot_yields_between_small_steps_and_plays_the_search_move():
+    state = GAME.apply(GAME.new_game({}, 0), parse_action("e2e3"))
+    seen = []
+    bot = SearchBot("hard", Rng(5), node_budget=3000, on_progress=lambda b: seen.append(b.search.nodes),
+                    on_done=lambda b: seen.append(-1))
+    thinking = bot.think(GAME, state)
+    yields = 0
+    while True:
+        try:
+            next(thinking)
+            yields += 1
+        except StopIteration as stop:
+            action = stop.value
+            break
+    assert yields > 3 and len(seen) == yields + 1 and seen[-1] == -1
+    assert seen[:-1] == sorted(seen[:-1])  # the progress callbacks see the search grow
+    assert action == choose_action(state, "hard", rng=Rng(5), node_budget=3000)
+    assert bot.search is not None and bot.search.done and bot.busy > 0 and 0.0 <= bot.progress() <= 1.0
+
+
+def test_search_bot_keeps_to_its_time_per_move():
+    import time
+
+    state = GAME.new_game({}, 0)
+    bot = SearchBot("hard", Rng(1), seconds=0.3)
+    t0 = time.monotonic()
+    thinking = bot.think(GAME, state)
+    next(thinking)  # the clock starts at the first step, not when the bot is made
+    assert 0.0 <= bot.progress() < 1.0
+    action = run_thinking(thinking)
+    took = time.monotonic() - t0
+    assert action in GAME.legal_actions(state) and 0.25 <= took < 1.5
+    assert bot.search.nodes > HARD_NODES_IN_A_BLINK  # the time, not the default budget, decided
+    with pytest.raises(ValueError):
+        SearchBot("grandmaster")
+
+
+#: far fewer nodes than 0.3 s of search finds on any machine, more than one ply needs
+HARD_NODES_IN_A_BLINK = 200

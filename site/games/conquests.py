@@ -1,651 +1,107 @@
-"""The Game of Conquests play page: DOM events -> engine actions, engine view -> SVG/DOM.
+"""The Game of Conquests play page on the game shell: its board, side panel and position editor.
 
-Why thin: every rule comes from :mod:`conquest.games.conquests` (legal actions, Danger,
-outcome, the position text); this module draws ``GAME.view`` and turns clicks, drags and
-typed text into action texts. The board's squares are drawn at build time (with the start
-position), so the page shows the board before Python runs; here only classes, marks and
-pieces change, so keyboard focus stays on its square.
+Why this is all that is here: the shell (``shell.py``) gives every game page its set-up
+seats, links, saved games, log, undo, "viewing step N", chart, bot runner with its
+"thinking" indicator and Stop, and files; every rule comes from
+:mod:`conquest.games.conquests` (legal actions, Danger, the outcome, the position text).
+This page draws the engine's state and turns clicks, drags, keys and typed text into the
+engine's :class:`Action` values, always picked from ``GAME.legal_actions`` or parsed by
+``GAME.parse_action``, never spelled by hand.
 
-The computer plays in slices (:class:`conquest.games.conquests.ai.Search` ``.step``) from
-a timer, so the page stays responsive and shows a "thinking" bar, then its search speed
-(nodes per second). Who plays which side is the ``seats`` option, so it is kept in the
-save and travels in links; the computer's time per move is a preference of this browser.
+The board's squares are drawn at build time with the start position (the template's
+macro), so it shows before Python runs; here its layers (squares, coordinates, hover
+marks, move marks, pieces) are element trees mounted into the board's groups, patched in
+place so the keyboard focus stays on its square. All state is in :class:`ConquestsPage`
+(one object per page), so pytest drives it with a fake host.
 
-The position editor keeps its own board (it may be invalid while being edited), writes the
-position text with the engine's ``position_to_text`` and checks it with the engine's parser
+The position editor keeps its own model (it may be an invalid position while being
+edited), writes the text with the engine's ``position_to_text`` and checks it with
 ``position_from_text``, whose message it shows. A position link (``#setup=<text>``) opens
-the editor with that text: it is put into an input's value, never into markup.
+the editor with that text: it is only ever a text and an input's value, never markup.
 """
-
 from __future__ import annotations
 
-import time
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, unquote_to_bytes
 
-import frame
-import js  # type: ignore[import-not-found]
-from frame import append, clear, el, on
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from shell import GamePage, Seat, Shell, check_save
+from ui import Event, Node, frag, h, svg
 
-from conquest.core import GameError, InvalidOptions
+from conquest.core import InvalidAction, InvalidOptions
 from conquest.games.conquests import GAME, Action, State, position_from_text, position_to_text
 from conquest.games.conquests import rules as R
-from conquest.games.conquests.ai import Search
+from conquest.games.conquests.ai import SearchBot
 from conquest.rng import Rng
-from conquest.session import Match
+from conquest.savecode import SaveCodeError
 from conquest.store import StorageError
 
-document = frame.document
-SVG_NS = "http://www.w3.org/2000/svg"
-S = 80  # square size in the board's SVG units (as in the template)
+S = 80  # square size in the board's SVG units (as in the template's macro)
 M = 26  # margin for the coordinates
-FILES = "abcdef"
 COLOURS = ("White", "Black")
-LEVEL_NAMES = {"human": "a person", "random": "random", "easy": "easy", "medium": "medium", "hard": "hard"}
+#: the seats' colours are the pieces' own, so the shell's swatch shows the side to move
+SIDE_COLOURS = ("#fffdf6", "#2d2a26")
 #: the computer's time per move (seconds), a preference of this browser: hard searches until
-#: then (iterative deepening: it plays the best move of the last finished depth, or a mate as
-#: soon as it sees one); easy and medium search a fixed depth and are done long before
+#: then (iterative deepening); easy and medium search a fixed depth and are done long before
 THINK_KEY = "conquest:conquests:think-seconds"
-THINK_CHOICES = (1.0, 3.0, 10.0, 30.0)
-think_seconds = 3.0
-SLICE_MS = 40.0  # aim for slices this long, so the page answers clicks at once
+THINK_CHOICES = (1, 3, 10, 30)
+THINK_DEFAULT = 3
 SETUP_PREFIX = "#setup="  # a position link: opens the editor with the position text
-
-match: Match | None = None
-slot_id: str | None = None
-read_only = False
-flipped = False
-selected: str | None = None  # square of the fighter chosen to move
-pending: tuple[str, str] | None = None  # a General move waiting for the placement choice (C4)
-place_choice: str | None = None  # reserve fighter chosen for placement, e.g. "S2"
-drag: dict[str, Any] | None = None
-search: Search | None = None
-search_token = 0
-search_busy = 0.0  # seconds spent inside Search.step for the current move (for nodes/s)
-search_started = 0.0
-total_nodes = 0  # all the computer's searches since the page opened (the nodes/s figure)
-total_busy = 0.0
-slice_nodes = 1500
-hover: str | None = None  # square under the pointer or with keyboard focus (move-pattern box)
-hover_res: tuple[int, int, int] | None = None  # (owner, kind, level) of a reserve fighter pointed at
-_step_proxy: Any = None
-
-
-def byid(name: str) -> Any:
-    return document.getElementById(name)
-
-
-def svg(tag: str, **attrs: Any) -> Any:
-    node = document.createElementNS(SVG_NS, tag)
-    for key, value in attrs.items():
-        node.setAttribute(key.rstrip("_").replace("_", "-"), str(value))
-    return node
-
-
-_view_cache: tuple[Any, dict[str, Any]] = (None, {})
-
-
-def view_now() -> dict[str, Any]:
-    """``GAME.view`` of the current state, computed once per state (it lists the legal moves)."""
-    global _view_cache
-    assert match is not None
-    if _view_cache[0] is not match.state:
-        _view_cache = (match.state, GAME.view(match.state, None))
-    return _view_cache[1]
-
-
-def legal_texts() -> list[str]:
-    if match is None or not human_to_move():
-        return []
-    return list(view_now()["legal"])
-
-
-def seats() -> list[str]:
-    if match is None:
-        return ["human", "human"]
-    return list(match.options.get("seats") or ["human", "human"])
-
-
-def human_to_move() -> bool:
-    if match is None or read_only or GAME.outcome(match.state) is not None:
-        return False
-    return seats()[match.state.to_move] == "human"
-
-
-# -- geometry ------------------------------------------------------------------------------
-def square_xy(name: str, flip: bool | None = None) -> tuple[float, float]:
-    """Top-left corner of a square on screen (White at the bottom unless flipped)."""
-    flip = flipped if flip is None else flip
-    f, r = FILES.index(name[0]), int(name[1]) - 1
-    col, row = (5 - f, r) if flip else (f, 5 - r)
-    return M + col * S, row * S
-
-
-def square_at(ev: Any, board_id: str = "cq-board", flip: bool | None = None) -> str | None:
-    flip = flipped if flip is None else flip
-    board = byid(board_id)
-    pt = board.createSVGPoint()
-    pt.x, pt.y = ev.clientX, ev.clientY
-    p = pt.matrixTransform(board.getScreenCTM().inverse())
-    col, row = int((p.x - M) // S), int(p.y // S)
-    if not (0 <= col < 6 and 0 <= row < 6) or p.x < M:
-        return None
-    f, r = (5 - col, row) if flip else (col, 5 - row)
-    return f"{FILES[f]}{r + 1}"
-
-
-# -- what is legal now -------------------------------------------------------------------------
-
-
-def targets_from(square: str) -> dict[str, list[str]]:
-    """Destination square -> legal action texts starting with this move (placements folded)."""
-    out: dict[str, list[str]] = {}
-    for text in legal_texts():
-        if text[:2] == square:
-            out.setdefault(text[2:4], []).append(text)
-    return out
-
-
-def placements_for(frm: str, to: str) -> dict[str, list[str]]:
-    """Reserve fighter ("S2") -> squares where it may be placed after the General's move."""
-    out: dict[str, list[str]] = {}
-    for text in legal_texts():
-        if text.startswith(frm + to + "+"):
-            fighter, sq = text[5:].split("@")
-            out.setdefault(fighter, []).append(sq)
-    return out
-
-
-# -- playing ------------------------------------------------------------------------------------
-def reset_choice() -> None:
-    global selected, pending, place_choice, hover_res
-    selected = pending = place_choice = hover_res = None
-
-
-def play(text: str) -> bool:
-    """Play an action text; a refusal shows the engine's reason and changes nothing."""
-    if match is None or read_only:
-        return False
-    try:
-        match.play(text)
-    except GameError as exc:
-        frame.show_error(exc.message)
-        return False
-    frame.clear_banners()
-    reset_choice()
-    autosave()
-    render()
-    maybe_start_ai()
-    return True
-
-
-def choose_square(name: str) -> None:
-    """A click, tap, drop or Enter on a square: select, move, or place."""
-    global selected, pending, place_choice
-    if not human_to_move():
-        if match is not None and not read_only and GAME.outcome(match.state) is None:
-            frame.show_notice("Wait for the computer's move.")
-        return
-    if pending is not None:
-        frm, to = pending
-        options = placements_for(frm, to)
-        if place_choice and name in options.get(place_choice, []):
-            play(f"{frm}{to}+{place_choice}@{name}")
-            return
-        fighter_here = [f for f, sqs in options.items() if name in sqs]
-        if not place_choice and fighter_here:
-            place_choice = fighter_here[0]
-            render()
-            return
-        frame.show_notice("Choose a fighter from your reserve, then a green square; or move without placing.")
-        return
-    if selected is not None:
-        options = targets_from(selected)
-        if name in options:
-            texts = options[name]
-            if len(texts) == 1:
-                play(texts[0])
-            else:  # a General move that allows a placement (C4)
-                pending = (selected, name)
-                place_choice = None
-                render()
-            return
-        if name == selected:
-            selected = None
-            render()
-            return
-    assert match is not None
-    view_piece = piece_on(name)
-    if view_piece is not None and view_piece["owner"] == match.state.to_move:
-        if not targets_from(name):
-            frame.show_notice(f"The {view_piece['name']} on {name} has no legal move now.")
-        selected = name
-        render()
-        return
-    if selected is not None:
-        frame.show_notice(f"{selected}{name} is not a legal move.")
-    selected = None
-    render()
-
-
-def piece_on(name: str) -> dict[str, Any] | None:
-    if match is None:
-        return None
-    sq = R.parse_square(name)
-    p = match.state.board[sq]
-    if not p:
-        return None
-    return {"owner": R.owner_of(p), "name": R.NAMES[R.kind_of(p)], "level": R.level_of(p)}
-
-
-def undo(ev: Any = None) -> None:
-    """Take back the last move; against the computer, back to the last person's turn."""
-    if match is None or read_only or not match.log:
-        return
-    cancel_ai()
-    match.undo()
-    while match.log and seats()[match.state.to_move] != "human" and "human" in seats():
-        match.undo()
-    reset_choice()
-    frame.clear_banners()
-    autosave()
-    render()
-    maybe_start_ai()
-
-
-def autosave() -> None:
-    if match is None or slot_id is None or read_only:
-        return
-    try:
-        frame.store().autosave(slot_id, match.save().to_json(), frame.now())
-    except StorageError as exc:
-        frame.show_error(str(exc))
-
-
-# -- the computer ------------------------------------------------------------------------------
-def cancel_ai() -> None:
-    global search, search_token
-    search = None
-    search_token += 1
-    byid("cq-thinking").hidden = True
-
-
-PAUSE_MS = 250  # a short pause before the computer starts, so a quick reply does not look like a jump
-
-
-def maybe_start_ai() -> None:
-    global search, search_token, search_busy, search_started
-    if match is None or read_only or GAME.outcome(match.state) is not None:
-        return
-    level = seats()[match.state.to_move]
-    if level == "human" or search is not None:
-        return
-    search_token += 1
-    # the time limit: hard searches until the deadline (no node budget of its own in the page)
-    deadline = time.monotonic() + PAUSE_MS / 1000 + think_seconds
-    budget = 10**9 if level == "hard" else None
-    search = Search(match.state, level, rng=Rng(None), node_budget=budget, deadline=deadline)
-    search_busy = 0.0
-    search_started = time.perf_counter()
-    byid("cq-thinking").hidden = False
-    byid("cq-thinking-text").textContent = f"The computer ({level}) is thinking…"
-    byid("cq-progress").value = 0
-    render_status()
-    js.setTimeout(_step_proxy, PAUSE_MS, search_token)
-
-
-def ai_step(token: Any) -> None:
-    global search, slice_nodes, search_busy
-    if search is None or int(token) != search_token or match is None:
-        return
-    t0 = time.perf_counter()
-    try:
-        action = search.step(slice_nodes)
-    except Exception as exc:  # a bug in the search must not freeze the page
-        cancel_ai()
-        frame.show_error(f"The computer could not choose a move ({type(exc).__name__}: {exc}).")
-        return
-    took = (time.perf_counter() - t0) * 1000.0
-    search_busy += took / 1000.0
-    if took > 1:  # adapt the slice to this device's speed
-        slice_nodes = int(max(200, min(20_000, slice_nodes * SLICE_MS / took)))
-    if action is None:
-        if search.level == "hard":  # the time limit, not the node budget, ends the hard search
-            elapsed = time.perf_counter() - search_started - PAUSE_MS / 1000
-            byid("cq-progress").value = int(min(100, 100 * elapsed / think_seconds))
-        else:
-            byid("cq-progress").value = int(100 * search.progress())
-        byid("cq-thinking-text").textContent = (
-            f"The computer ({search.level}) is thinking… depth {search.depth}, {search.nodes:,} nodes"
-        )
-        js.setTimeout(_step_proxy, 0, token)
-        return
-    show_ai_stats(search)
-    search = None
-    byid("cq-thinking").hidden = True
-    play(str(action))
-
-
-def show_ai_stats(s: Search) -> None:
-    """The search's figures: nodes per second over the time spent searching (the slices, not
-    the pauses between them), for the move just chosen and for all the computer's moves since
-    the page was opened."""
-    global total_nodes, total_busy
-    total_nodes += s.nodes
-    total_busy += search_busy
-    box = byid("cq-ai-stats")
-    if s.nodes:
-        nps = s.nodes / search_busy if search_busy > 0 else 0.0
-        depth = f" to depth {s.depth}" if s.depth else ""
-        words = (f"Computer ({s.level}): {s.nodes:,} nodes{depth} in {search_busy:.2f} s, "
-                 f"{nps:,.0f} nodes per second.")
-    else:
-        words = f"Computer ({s.level}): {'a random choice' if s.level == 'random' else 'one legal move'}, no search."
-    if total_busy > 0 and total_nodes:
-        total_nps = total_nodes / total_busy
-        words += f" All its moves so far: {total_nodes:,} nodes, {total_nps:,.0f} nodes per second."
-        box.dataset.nps = str(int(total_nps))
-    box.textContent = words
-    box.hidden = False
-
-
-# -- rendering ----------------------------------------------------------------------------------
-def render() -> None:
-    if match is None:
-        return
-    render_board()
-    render_status()
-    render_reserves()
-    render_placement()
-    render_moves()
-    render_links()
-    render_hover()
-    byid("cq-undo").disabled = read_only or not match.log
-    byid("cq-typed").hidden = read_only
-    byid("cq-think-row").hidden = read_only or all(x == "human" for x in seats())
-    byid("cq-position").textContent = view_now()["position"]
-
-
-def render_board() -> None:
-    assert match is not None
-    view = view_now()
-    by_square = {e["square"]: e for e in view["board"]}
-    last = view["last_move"]
-    last_squares = {last[:2], last[2:4]} if last else set()
-    # while a placement is being chosen (C4) the General is shown on its new square, no move dots
-    targets = targets_from(selected) if selected and pending is None else {}
-    place_sqs: set[str] = set()
-    if pending is not None:
-        opts = placements_for(*pending)
-        place_sqs = set(opts.get(place_choice, [])) if place_choice else {s for v in opts.values() for s in v}
-    for r in range(6):
-        for f in range(6):
-            name = f"{FILES[f]}{r + 1}"
-            rect = byid(f"cq-sq-{name}")
-            x, y = square_xy(name)
-            rect.setAttribute("x", str(x))
-            rect.setAttribute("y", str(y))
-            cls = rect.classList
-            cls.toggle("is-last", name in last_squares)
-            cls.toggle("is-selected", name == selected or (pending is not None and name in pending))
-            cls.toggle("is-place", name in place_sqs)
-            e = by_square.get(name)
-            words = name
-            if e:
-                words += f", {COLOURS[e['owner']]} {e['name']} level {e['level']}"
-            if name in targets:
-                words += ", a legal move for the chosen fighter"
-            if name in place_sqs:
-                words += ", a placement square"
-            rect.setAttribute("aria-label", words)
-    coords = byid("cq-coords")
-    clear(coords)
-    for i in range(6):
-        file_letter = FILES[5 - i] if flipped else FILES[i]
-        rank = i + 1 if flipped else 6 - i
-        fx = svg("text", x=M + i * S + S / 2, y=6 * S + M / 2 + 2)
-        fx.setAttribute("class", "coord")
-        fx.textContent = file_letter
-        ry = svg("text", x=M / 2, y=i * S + S / 2)
-        ry.setAttribute("class", "coord")
-        ry.textContent = str(rank)
-        append(coords, fx, ry)
-    marks = byid("cq-marks")
-    clear(marks)
-    for name in targets:
-        x, y = square_xy(name)
-        if name in by_square:
-            mark = svg("circle", cx=x + S / 2, cy=y + S / 2, r=S * 0.44)
-            mark.setAttribute("class", "ring")
-        else:
-            mark = svg("circle", cx=x + S / 2, cy=y + S / 2, r=S * 0.14)
-            mark.setAttribute("class", "dot")
-        append(marks, mark)
-    for name in place_sqs:
-        x, y = square_xy(name)
-        mark = svg("rect", x=x + 5, y=y + 5, width=S - 10, height=S - 10, rx=8)
-        mark.setAttribute("class", "place-ring")
-        append(marks, mark)
-    if view["in_danger"]:  # C5: the General of the side to move is attacked, and by whom
-        gsq, attackers = danger_squares()
-        for sq in [gsq, *attackers]:
-            x, y = square_xy(sq)
-            mark = svg("circle", cx=x + S / 2, cy=y + S / 2, r=S * 0.46)
-            mark.setAttribute("class", "danger" if sq == gsq else "danger-from")
-            append(marks, mark)
-    pieces = byid("cq-pieces")
-    clear(pieces)
-    for e in view["board"]:
-        if pending is not None and e["square"] == pending[1]:
-            continue  # the fighter the General is about to take
-        node = piece_node(e["square"], e["fighter"], e["owner"], e["level"])
-        if pending is not None and e["square"] == pending[0]:
-            x, y = square_xy(pending[1])
-            node.setAttribute("transform", f"translate({x + S / 2},{y + S / 2})")
-            node.classList.add("is-pending")
-        append(pieces, node)
-
-
-def piece_node(square: str, letter: str, owner: int, level: int, flip: bool | None = None) -> Any:
-    x, y = square_xy(square, flip)
-    g = svg("g", transform=f"translate({x + S / 2},{y + S / 2})")
-    g.setAttribute("class", f"piece {'white' if owner == 0 else 'black'}")
-    g.setAttribute("data-sq", square)
-    append(g, svg("circle", r=31))
-    t = svg("text", y=-7)
-    t.textContent = letter
-    append(g, t)
-    up = (owner == 0) != (flipped if flip is None else flip)  # chevrons point the fighter's way
-    for i in range(level):  # levels as chevrons, as on the cubes
-        yy = 22 - i * 5
-        tip, base = (yy - 5, yy) if up else (yy, yy - 5)
-        c = svg("polyline", points=f"-8,{base} 0,{tip} 8,{base}")
-        c.setAttribute("class", "chev")
-        append(g, c)
-    return g
-
-
-def danger_squares() -> tuple[str, list[str]]:
-    """The General of the side to move and the enemy fighters that could take it (C5)."""
-    assert match is not None
-    board = match.state.board
-    g = board.index(R.GENERAL_CODE[match.state.to_move])
-    attackers = [
-        R.square_name(sq) for sq, p in enumerate(board)
-        if p and R.owner_of(p) != match.state.to_move and g in R.reach(board, sq)
-    ]
-    return R.square_name(g), attackers
-
-
-def render_status() -> None:
-    assert match is not None
-    view = view_now()
-    box = byid("cq-status")
-    clear(box)
-    if match.log:  # what just happened, in words (also for screen readers: the status is live)
-        try:
-            words = GAME.describe_action(match.states[-2], GAME.parse_action(match.log[-1]))
-        except GameError:
-            words = match.log[-1]
-        append(box, el("span", f"{words}. ", cls="cq-last"))
-    box.classList.toggle("is-danger", bool(view["in_danger"]) and view["outcome"] is None)
-    out = view["outcome"]
-    box.classList.toggle("is-over", out is not None)
-    if out is not None:  # the reason names the winner or the draw, and the ruling
-        winners = out.get("winners") or []
-        result = f"{COLOURS[winners[0]]} wins." if len(winners) == 1 else "Draw."
-        append(box, el("span", "Game over: "), el("strong", result, id="cq-result"), el("span", " "),
-               el("span", out["reason"]))
-        return
-    side = view["to_move"]
-    who = seats()[side]
-    mover = f"{COLOURS[side]} to move" + ("" if who == "human" else f" (computer, {LEVEL_NAMES[who]})")
-    append(box, el("span", f"Move {view['move_number']}: {mover}."))
-    if view["in_danger"]:
-        gsq, attackers = danger_squares()
-        by = ", ".join(f"the {R.NAMES[R.kind_of(match.state.board[R.parse_square(a)])]} on {a}" for a in attackers)
-        append(box, el("span", " "), el("span", "Danger!", cls="cq-danger-word"),
-               el("span", f" {COLOURS[side]}'s General on {gsq} is attacked by {by} (C5)."))
-    if view["repetitions"] == 2:
-        append(box, el("span", " This position has occurred twice: a third time is a draw."))
-    if view["quiet_plies"] >= 180:
-        append(box, el("span", f" {view['quiet_plies']} moves without a capture: 200 is a draw."))
-
-
-def render_reserves() -> None:
-    assert match is not None
-    view = view_now()
-    opts = placements_for(*pending) if pending is not None else {}
-    for owner in (0, 1):
-        box = byid(f"cq-res-{owner}")
-        clear(box)
-        entries = view["reserves"][owner]
-        if not entries:
-            append(box, el("span", "empty", cls="empty"))
-            continue
-        for e in entries:
-            key = f"{e['fighter']}{e['level']}"
-            usable = owner == match.state.to_move and key in opts
-            b = el(
-                "button",
-                None,
-                type="button",
-                cls="cq-res",
-                aria_pressed="true" if place_choice == key and usable else "false",
-                aria_disabled=None if usable else "true",
-                aria_label=f"{COLOURS[owner]} {e['name']} level {e['level']}, {e['count']} in reserve"
-                + (", choose to place it" if usable else ""),
-                data_key=key,
-                data_owner=str(owner),
-                data_kind=str(R.KINDS.index(e["fighter"])),
-                data_level=str(e["level"]),
-            )
-            letter = e["fighter"] if owner == 0 else e["fighter"].lower()
-            append(b, el("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"))
-            count = f" ×{e['count']}" if e["count"] > 1 else ""
-            append(b, el("span", f"{e['name']}, level {e['level']}{count}"))
-            append(box, b)
-
-
-def res_button(ev: Any) -> Any:
-    """The reserve chip an event happened on (one listener per reserve box, not per chip)."""
-    target = ev.target
-    if frame.nullish(target) or not hasattr(target, "closest"):
-        return None
-    node = target.closest("button.cq-res")
-    return None if frame.nullish(node) else node
-
-
-def res_click(ev: Any) -> None:
-    b = res_button(ev)
-    if b is None:
-        return
-    if str(b.getAttribute("aria-disabled")) == "true":
-        if human_to_move():
-            frame.show_notice("A reserve fighter comes back only right after a move of its General, "
-                              "next to it (C4): move your General first.")
-        return
-    pick_reserve(str(b.dataset.key))
-
-
-def res_hover(ev: Any) -> None:
-    b = res_button(ev)
-    set_hover_res(None if b is None else (int(b.dataset.owner), int(b.dataset.kind), int(b.dataset.level)))
-
-
-def pick_reserve(key: str) -> None:
-    global place_choice
-    place_choice = None if place_choice == key else key
-    render()
-
-
-def render_placement() -> None:
-    box = byid("cq-place")
-    if pending is None or match is None:
-        box.hidden = True
-        return
-    frm, to = pending
-    box.hidden = False
-    plain_ok = f"{frm}{to}" in legal_texts()
-    text = f"Your General moves {frm}–{to}. You may place one reserve fighter beside or behind it (C4)"
-    text += ": choose a fighter, then a green square." if place_choice is None else (
-        f": click a green square for the {R.NAMES[R.KINDS.index(place_choice[0])]} (level {place_choice[1]})."
-    )
-    if not plain_ok:
-        text += " Moving without placing would leave your General in Danger (C5)."
-    byid("cq-place-text").textContent = text
-    byid("cq-place-skip").disabled = not plain_ok
-
-
-def render_moves() -> None:
-    assert match is not None
-    box = byid("cq-moves")
-    clear(box)
-    first_ply = match.states[0].ply
-    item = None
-    for i, text in enumerate(match.log):
-        ply = first_ply + i
-        if item is None or ply % 2 == 0:
-            item = el("li", value=str(ply // 2 + 1))
-            append(box, item)
-            if ply % 2 == 1:
-                append(item, el("span", "…"))
-        try:
-            words = GAME.describe_action(match.states[i], GAME.parse_action(text))
-        except GameError:
-            words = text
-        append(item, append(el("span", title=words), el("code", text)))
-    box.scrollTop = box.scrollHeight
-
-
-def render_links() -> None:
-    assert match is not None
-    save = match.save().to_json()
-    for mode, key in (("h", "host"), ("v", "view")):
-        url = frame.link_for(save, mode, page=frame.page_url("play/conquests/"))
-        byid(f"cq-{key}-url").textContent = url
-        warn = " — longer than chat apps allow (about 2,000)" if len(url) > 2000 else ""
-        byid(f"cq-{key}-len").textContent = f"{len(url):,} characters{warn}"
-    byid("cq-copy-host").hidden = read_only
-    url = setup_link(view_now()["position"])
-    byid("cq-setup-url").textContent = url
-    byid("cq-setup-len").textContent = f"{len(url):,} characters"
-
-
-# -- move patterns: the fighter under the pointer or focus -----------------------------------------
+#: a position text has at most 200 characters; a link's text far longer is refused unread
+SETUP_LINK_MAX = 2000
+#: what ``encodeURIComponent`` leaves as it is, so links match the ones made before
+URI_SAFE = "-_.!~*'()"
+#: update the "thinking" bar at most this often (milliseconds)
+PROGRESS_EVERY_MS = 100
+#: pixels the pointer moves before a press on a fighter becomes a drag
+DRAG_PX = 6
 DIRECTIONS = {
     (0, 1): "forward", (0, -1): "back", (-1, 0): "left", (1, 0): "right",
     (-1, 1): "diagonally forward-left", (1, 1): "diagonally forward-right",
     (-1, -1): "diagonally back-left", (1, -1): "diagonally back-right",
 }
 DIAGRAM_CELL = 22  # the info box's 7x7 diagram (viewBox 154)
+INFO_IDLE = "Point at a fighter, or focus its square, to see how it moves at its level."
+ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
+_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+# -- pure helpers: geometry, words, pictures -------------------------------------------------
+def square_xy(sq: int, flip: bool) -> tuple[float, float]:
+    """Top-left corner of a square in the board's units (White at the bottom unless flipped)."""
+    f, r = sq % R.SIZE, sq // R.SIZE
+    col, row = (5 - f, r) if flip else (f, 5 - r)
+    return M + col * S, row * S
+
+
+def step_square(sq: int, key: str, flip: bool) -> int:
+    """The square an arrow key moves the keyboard focus to (as seen on the screen)."""
+    dx, dy = ARROWS[key]
+    if flip:
+        dx, dy = -dx, -dy
+    f = min(5, max(0, sq % R.SIZE + dx))
+    r = min(5, max(0, sq // R.SIZE + dy))
+    return r * R.SIZE + f
+
+
+def fighter_words(p: int) -> str:
+    return f"{COLOURS[R.owner_of(p)]} {R.NAMES[R.kind_of(p)]} level {R.level_of(p)}"
 
 
 def pattern_words(letter: str, level: int) -> str:
     """The level's move table (C2, from the data file) in words."""
     parts = []
     for move in R.DATA["fighters"][letter]["levels"][str(level)]:
+        vectors = {(v[0], v[1]) for v in move["vectors"]}
         names = ", ".join(DIRECTIONS.get((v[0], v[1]), str(v)) for v in move["vectors"])
+        if vectors == set(DIRECTIONS):
+            names = "in all eight directions"
+        elif vectors == {(0, 1), (0, -1), (-1, 0), (1, 0)}:
+            names = "straight: forward, back, left or right"
+        elif vectors == {(-1, 1), (1, 1), (-1, -1), (1, -1)}:
+            names = "diagonally, all four ways"
         if move["kind"] == "step":
             parts.append(f"steps one square {names}")
         else:
@@ -654,305 +110,74 @@ def pattern_words(letter: str, level: int) -> str:
     return "; ".join(parts)
 
 
-def draw_pattern(box: Any, letter: str, level: int, owner: int, flip: bool) -> None:
+def pattern_diagram(letter: str, level: int, owner: int, flip: bool) -> list[Node]:
     """A 7x7 diagram of the level's moves as seen on the board now: a dot for a step, an
     arrow for a slide (the same pictures as the rules page, turned for Black or a flip)."""
-    clear(box)
     c = DIAGRAM_CELL
-    for row in range(7):
-        for col in range(7):
-            r = svg("rect", x=col * c, y=row * c, width=c, height=c)
-            r.setAttribute("class", "g me" if (row, col) == (3, 3) else "g")
-            append(box, r)
+    out = [
+        svg("rect", x=col * c, y=row * c, width=c, height=c, cls="g me" if (row, col) == (3, 3) else "g")
+        for row in range(7)
+        for col in range(7)
+    ]
     k = (1 if owner == 0 else -1) * (-1 if flip else 1)  # +1: forward is up on the screen
     mid = 3 * c + c / 2
     for move in R.DATA["fighters"][letter]["levels"][str(level)]:
         for vx, vy in move["vectors"]:
             dx, dy = k * vx, -k * vy
             if move["kind"] == "step":
-                d = svg("circle", cx=mid + dx * c, cy=mid + dy * c, r=5)
-                d.setAttribute("class", "dot")
-                append(box, d)
+                out.append(svg("circle", cx=mid + dx * c, cy=mid + dy * c, r=5, cls="dot"))
                 continue
             n = 3 if move["range"] is None else min(3, int(move["range"]))
             x2, y2 = mid + dx * (n - 0.35) * c, mid + dy * (n - 0.35) * c
-            line = svg("line", x1=mid + dx * 0.45 * c, y1=mid + dy * 0.45 * c, x2=x2, y2=y2)
-            line.setAttribute("class", "arrow")
-            # the arrowhead: a small triangle pointing along (dx, dy)
-            ln = (dx * dx + dy * dy) ** 0.5
+            out.append(svg("line", x1=mid + dx * 0.45 * c, y1=mid + dy * 0.45 * c, x2=x2, y2=y2, cls="arrow"))
+            ln = (dx * dx + dy * dy) ** 0.5  # the arrowhead: a small triangle along (dx, dy)
             ux, uy = dx / ln, dy / ln
-            tip = (x2 + ux * 7, y2 + uy * 7)
-            left = (x2 - uy * 5, y2 + ux * 5)
-            right = (x2 + uy * 5, y2 - ux * 5)
-            head = svg("polygon", points=" ".join(f"{a:.1f},{b:.1f}" for a, b in (tip, left, right)))
-            head.setAttribute("class", "head")
-            append(box, line, head)
-    t = svg("text", x=mid, y=mid + 4)
-    t.setAttribute("class", "fwd")
-    t.textContent = letter if owner == 0 else letter.lower()
-    append(box, t)
+            tip, left, right = (x2 + ux * 7, y2 + uy * 7), (x2 - uy * 5, y2 + ux * 5), (x2 + uy * 5, y2 - ux * 5)
+            out.append(svg("polygon", points=" ".join(f"{a:.1f},{b:.1f}" for a, b in (tip, left, right)), cls="head"))
+    out.append(svg("text", letter if owner == 0 else letter.lower(), x=mid, y=mid + 4, cls="fwd"))
+    return out
 
 
-def render_hover() -> None:
-    """Info box and dashed squares for the fighter under the pointer or focus (else the chosen one)."""
-    if match is None:
-        return
-    marks = byid("cq-hover")
-    clear(marks)
-    name = hover if hover and piece_on(hover) else selected
-    info_text = byid("cq-info-text")
-    diagram = byid("cq-info-diagram")
-    box = byid("cq-info")
-    if hover_res is not None and match is not None:  # a reserve fighter: its pattern at its level
-        owner, kind, level = hover_res
-        letter = R.KINDS[kind]
-        box.classList.remove("is-empty")
-        draw_pattern(diagram, letter, level, owner, flipped)
-        up = (owner == 0) != flipped
-        info_text.textContent = (
-            f"{COLOURS[owner]} {R.NAMES[kind]} in the reserve, level {level} of {R.MAX_LEVEL[kind]}: "
-            f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). "
-            "It comes back next to its General after a General move (C4)."
-        )
-        return
-    empty = name is None or piece_on(name) is None
-    box.classList.toggle("is-empty", empty)
-    if empty:
-        clear(diagram)
-        info_text.textContent = "Point at a fighter, or focus its square, to see how it moves at its level."
-        return
-    board = match.state.board
-    sq = R.parse_square(name)
-    p = board[sq]
-    owner, kind, level = R.owner_of(p), R.kind_of(p), R.level_of(p)
-    letter = R.KINDS[kind]
-    reach = [R.square_name(t) for t in R.reach(board, sq)]
-    draw_pattern(diagram, letter, level, owner, flipped)
-    up = (owner == 0) != flipped
-    words = (
-        f"{COLOURS[owner]} {R.NAMES[kind]} on {name}, level {level} of {R.MAX_LEVEL[kind]}: "
-        f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). "
+def piece_node(prefix: str, sq: int, p: int, flip: bool, at: int | None = None, extra: str = "") -> Node:
+    """One fighter: a disc with its letter, its level as chevrons pointing its way (as on
+    the cubes); drawn on square ``at`` when given (a General waiting for its placement)."""
+    x, y = square_xy(sq if at is None else at, flip)
+    owner, level = R.owner_of(p), R.level_of(p)
+    up = (owner == 0) != flip
+    chevrons = []
+    for i in range(level):
+        yy = 22 - i * 5
+        tip, base = (yy - 5, yy) if up else (yy, yy - 5)
+        chevrons.append(svg("polyline", cls="chev", points=f"-8,{base} 0,{tip} 8,{base}"))
+    name = R.square_name(sq)
+    return svg(
+        "g", svg("circle", r=31), svg("text", R.KINDS[R.kind_of(p)], y=-7), *chevrons,
+        cls=f"piece {'white' if owner == 0 else 'black'}{extra}",
+        transform=f"translate({x + S / 2},{y + S / 2})",
+        id=f"{prefix}-piece-{name}", data_sq=name,
     )
-    words += f"It can reach {', '.join(reach)} now." if reach else "It cannot move now."
-    if kind != R.GENERAL and level < R.MAX_LEVEL[kind]:
-        words += f" If captured it comes back at level {level + 1} (C3)."
-    elif kind != R.GENERAL:
-        words += " If captured it retires from the game (C3)."
-    info_text.textContent = words
-    if name == selected:
-        return  # the chosen fighter's legal squares are already marked
-    for t in reach:
-        x, y = square_xy(t)
-        m = svg("rect", x=x + 4, y=y + 4, width=S - 8, height=S - 8, rx=6)
-        m.setAttribute("class", "reach")
-        append(marks, m)
-    x, y = square_xy(name)
-    m = svg("rect", x=x + 2, y=y + 2, width=S - 4, height=S - 4, rx=6)
-    m.setAttribute("class", "reach-from")
-    append(marks, m)
 
 
-def set_hover_res(spec: tuple[int, int, int] | None) -> None:
-    global hover_res
-    hover_res = spec
-    render_hover()
+def coord_nodes(flip: bool) -> list[Node]:
+    out = []
+    for i in range(6):
+        out.append(svg("text", R.FILES[5 - i] if flip else R.FILES[i], cls="coord", x=M + i * S + S / 2,
+                       y=6 * S + M / 2 + 2))
+        out.append(svg("text", str(i + 1 if flip else 6 - i), cls="coord", x=M / 2, y=i * S + S / 2))
+    return out
 
 
-def set_hover(name: str | None) -> None:
-    global hover
-    if name != hover:
-        hover = name
-        render_hover()
+def danger_squares(state: State) -> tuple[int, list[int]]:
+    """The General of the side to move and the enemy fighters that could take it (C5)."""
+    board = state.board
+    g = board.index(R.GENERAL_CODE[state.to_move])
+    attackers = [
+        sq for sq, p in enumerate(board) if p and R.owner_of(p) != state.to_move and g in R.reach(board, sq)
+    ]
+    return g, attackers
 
 
-def on_board_focus(ev: Any) -> None:
-    target = ev.target
-    sq = None if target is None or frame.nullish(target.dataset.sq) else str(target.dataset.sq)
-    set_hover(sq if sq and sq != "undefined" else None)
-
-
-# -- input ----------------------------------------------------------------------------------------
-def on_pointerdown(ev: Any) -> None:
-    global drag
-    if match is None or ev.button not in (0, None):
-        return
-    name = square_at(ev)
-    if name is None:
-        return
-    ev.preventDefault()
-    if str(ev.pointerType) != "mouse":  # no hover on touch: a tap shows the fighter's pattern
-        set_hover(name)
-    p = piece_on(name)
-    own = p is not None and human_to_move() and p["owner"] == match.state.to_move and pending is None
-    drag = {"from": name, "own": own, "moved": False, "x": float(ev.clientX), "y": float(ev.clientY)}
-    if own:
-        try:
-            byid("cq-board").setPointerCapture(ev.pointerId)
-        except Exception:
-            pass
-        if selected != name:
-            choose_square(name)
-            drag["fresh"] = True
-
-
-def on_pointermove(ev: Any) -> None:
-    if drag is None or not drag["own"]:
-        if str(ev.pointerType) == "mouse":
-            set_hover(square_at(ev))
-        return
-    dx, dy = float(ev.clientX) - drag["x"], float(ev.clientY) - drag["y"]
-    if abs(dx) + abs(dy) < 6 and not drag["moved"]:
-        return
-    drag["moved"] = True
-    node = byid("cq-pieces").querySelector(f'[data-sq="{drag["from"]}"]')
-    if node is None:
-        return
-    board = byid("cq-board")
-    scale = board.viewBox.baseVal.width / max(1.0, board.getBoundingClientRect().width)
-    x, y = square_xy(drag["from"])
-    node.setAttribute("transform", f"translate({x + S / 2 + dx * scale},{y + S / 2 + dy * scale})")
-    node.classList.add("is-dragged")
-
-
-def on_pointerup(ev: Any) -> None:
-    global drag
-    if drag is None:
-        return
-    d, drag = drag, None
-    name = square_at(ev)
-    if d["own"] and d["moved"]:
-        if name is not None and name != d["from"]:
-            choose_square(name)
-        else:
-            render()
-        return
-    if name is None or name != d["from"]:
-        return
-    if d["own"] and d.get("fresh"):
-        return  # the press already selected it
-    choose_square(name)
-
-
-def on_pointercancel(ev: Any) -> None:
-    global drag
-    drag = None
-    render()
-
-
-def square_keys(ev: Any, prefix: str, flip: bool, choose: Any) -> None:
-    """Arrow keys move the focus between squares (roving tabindex), Enter or Space chooses."""
-    target = ev.target
-    name = str(target.dataset.sq) if target is not None and not frame.nullish(target.dataset.sq) else None
-    if name is None or name == "undefined":
-        return
-    key = str(ev.key)
-    if key in ("Enter", " "):
-        ev.preventDefault()
-        choose(name)
-        return
-    moves = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
-    if key in moves:
-        ev.preventDefault()
-        dx, dy = moves[key]
-        if flip:
-            dx, dy = -dx, -dy
-        f = min(5, max(0, FILES.index(name[0]) + dx))
-        r = min(5, max(0, int(name[1]) - 1 + dy))
-        nxt = byid(f"{prefix}-sq-{FILES[f]}{r + 1}")
-        target.setAttribute("tabindex", "-1")
-        nxt.setAttribute("tabindex", "0")
-        nxt.focus()
-
-
-def on_keydown(ev: Any) -> None:
-    if str(ev.key) == "Escape":
-        reset_choice()
-        render()
-        return
-    square_keys(ev, "cq", flipped, choose_square)
-
-
-def typed(ev: Any) -> None:
-    ev.preventDefault()
-    box = byid("cq-typed-text")
-    text = str(box.value).strip()
-    if not text:
-        return
-    if not human_to_move():
-        frame.show_notice("It is not your turn.")
-        return
-    try:
-        action = GAME.parse_action(text)
-    except GameError as exc:
-        frame.show_error(exc.message)
-        return
-    if isinstance(action, Action) and play(str(action)):
-        box.value = ""
-
-
-def flip(ev: Any = None) -> None:
-    global flipped
-    flipped = not flipped
-    byid("cq-flip").setAttribute("aria-pressed", "true" if flipped else "false")
-    render()
-
-
-# -- the position editor ---------------------------------------------------------------------------
-ed_board: list[int] = [0] * R.NSQ  # fighter codes as in the engine; may be an invalid position
-ed_res: list[list[int]] = [[], []]  # reserve codes without the owner bits (kind << 2 | level)
-ed_side = 0
-ed_quiet = 0
-ed_moveno = 1
-ed_valid: str | None = None  # the canonical text when the editor's position is valid
-
-
-def checked(name: str) -> str:
-    node = document.querySelector(f'input[name="{name}"]:checked')
-    return "" if frame.nullish(node) else str(node.value)
-
-
-def set_checked(name: str, value: str) -> None:
-    node = document.querySelector(f'input[name="{name}"][value="{value}"]')
-    if not frame.nullish(node):
-        node.checked = True
-
-
-def ed_tool() -> tuple[int, int, int] | None:
-    """(owner, kind, level) of the fighter to place, or None for the eraser."""
-    letter = checked("cq-ed-kind")
-    if letter not in R.KINDS:
-        return None
-    kind = R.KINDS.index(letter)
-    level = min(int(checked("cq-ed-level") or 1), R.MAX_LEVEL[kind])
-    return int(checked("cq-ed-owner") or 0), kind, level
-
-
-def ed_tool_changed(ev: Any = None) -> None:
-    """Levels above the chosen kind's last level cannot be chosen."""
-    letter = checked("cq-ed-kind")
-    top = R.MAX_LEVEL[R.KINDS.index(letter)] if letter in R.KINDS else 3
-    for node in document.querySelectorAll('input[name="cq-ed-level"]'):
-        node.disabled = letter not in R.KINDS or int(node.value) > top
-    if int(checked("cq-ed-level") or 1) > top:
-        set_checked("cq-ed-level", str(top))
-    byid("cq-ed-res-add").disabled = letter not in R.KINDS
-
-
-def ed_load_state(st: State) -> None:
-    global ed_board, ed_res, ed_side, ed_quiet, ed_moveno
-    ed_board = list(st.board)
-    ed_res = [list(st.reserves[0]), list(st.reserves[1])]
-    ed_side, ed_quiet, ed_moveno = st.to_move, st.quiet, st.ply // 2 + 1
-
-
-def ed_text() -> str:
-    """The editor's position as C6 text, written by the engine (valid or not)."""
-    res = (tuple(sorted(ed_res[0])), tuple(sorted(ed_res[1])))
-    st = State(tuple(ed_board), res, ed_side, ed_quiet, 2 * (ed_moveno - 1) + ed_side, (0,), None)
-    return position_to_text(st)
-
-
-def ed_check(text: str) -> tuple[State | None, str]:
+def verdict(text: str) -> tuple[State | None, str]:
     """The engine's verdict on a position text: (state, summary) or (None, the parser's message)."""
     try:
         st = position_from_text(text)
@@ -969,432 +194,1231 @@ def ed_check(text: str) -> tuple[State | None, str]:
     return st, words
 
 
-def ed_render(from_text: bool = False) -> None:
-    """Board, reserves and fields from the editor's model; the text (unless typed) and verdict."""
-    pieces = byid("cq-ed-pieces")
-    clear(pieces)
-    for sq, p in enumerate(ed_board):
-        if p:
-            name = R.square_name(sq)
-            append(pieces, piece_node(name, R.KINDS[R.kind_of(p)], R.owner_of(p), R.level_of(p), False))
-    for sq in range(R.NSQ):
-        name = R.square_name(sq)
-        p = ed_board[sq]
-        words = name if not p else f"{name}, {COLOURS[R.owner_of(p)]} {R.NAMES[R.kind_of(p)]} level {R.level_of(p)}"
-        byid(f"cq-ed-sq-{name}").setAttribute("aria-label", words)
-    for owner in (0, 1):
-        box = byid(f"cq-ed-res-{owner}")
-        clear(box)
-        counts: dict[int, int] = {}
-        for rc in ed_res[owner]:
-            counts[rc] = counts.get(rc, 0) + 1
-        if not counts:
-            append(box, el("span", "empty", cls="empty"))
-        for rc, n in sorted(counts.items()):
-            kind, level = rc >> 2, rc & 3
-            b = el("button", None, type="button", cls="cq-res edit", data_owner=str(owner), data_rc=str(rc),
-                   aria_label=f"Remove one {COLOURS[owner]} {R.NAMES[kind]} level {level} from the reserve")
-            letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
-            append(b, el("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
-                   el("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
-                   el("span", "×", cls="x", aria_hidden="true"))
-            append(box, b)
-    set_checked("cq-ed-side", "wb"[ed_side])
-    for input_id, value in (("cq-ed-quiet", ed_quiet), ("cq-ed-moveno", ed_moveno)):
-        node = byid(input_id)
-        if document.activeElement != node:
-            node.value = str(value)
-    text_box = byid("cq-ed-text")
-    if not from_text:
-        text_box.value = ed_text()
-    ed_verdict(str(text_box.value).strip())
+def setup_link(base: str, text: str) -> str:
+    """``…/play/conquests/#setup=<text>``, escaped as ``encodeURIComponent`` does."""
+    return base + SETUP_PREFIX + quote(text, safe=URI_SAFE)
 
 
-def ed_verdict(text: str) -> None:
-    global ed_valid
-    st, words = ed_check(text)
-    ed_valid = position_to_text(st) if st is not None else None
-    msg = byid("cq-ed-msg")
-    msg.textContent = words
-    msg.classList.toggle("ok", st is not None)
-    msg.classList.toggle("bad", st is None)
-    byid("cq-ed-play").disabled = st is None
-    byid("cq-ed-copy").disabled = st is None
-    byid("cq-ed-url").textContent = setup_link(ed_valid) if ed_valid else ""
-
-
-def ed_click(name: str) -> None:
-    sq = R.parse_square(name)
-    tool = ed_tool()
-    if tool is None:
-        ed_board[sq] = 0
-    else:
-        c = R.code(*tool)
-        ed_board[sq] = 0 if ed_board[sq] == c else c
-    ed_render()
-
-
-def ed_keys(ev: Any) -> None:
-    """Editor board keys: arrows and Enter as on the game board; Delete or Backspace empties."""
-    if str(ev.key) in ("Delete", "Backspace"):
-        target = ev.target
-        if target is not None and not frame.nullish(target.dataset.sq):
-            ev.preventDefault()
-            ed_board[R.parse_square(str(target.dataset.sq))] = 0
-            ed_render()
-        return
-    square_keys(ev, "cq-ed", False, ed_click)
-
-
-def ed_res_add(ev: Any = None) -> None:
-    tool = ed_tool()
-    if tool is None:
-        return
-    owner, kind, level = tool
-    ed_res[owner].append(R.code(owner, kind, level) & 31)  # a General here: the parser refuses it (C3)
-    ed_render()
-
-
-def ed_res_click(ev: Any) -> None:
-    b = res_button(ev)
-    if b is not None:
-        ed_res_remove(int(b.dataset.owner), int(b.dataset.rc))
-
-
-def ed_res_remove(owner: int, rc: int) -> None:
-    if rc in ed_res[owner]:
-        ed_res[owner].remove(rc)
-    ed_render()
-
-
-def ed_number(input_id: str, lo: int, default: int) -> int:
-    raw = str(byid(input_id).value).strip()
-    return int(raw) if raw.isdigit() and len(raw) <= 6 else (default if not raw else lo - 1)
-
-
-def ed_fields(ev: Any = None) -> None:
-    global ed_side, ed_quiet, ed_moveno
-    ed_side = 1 if checked("cq-ed-side") == "b" else 0
-    ed_quiet = ed_number("cq-ed-quiet", 0, 0)  # out of range: the parser says so
-    ed_moveno = ed_number("cq-ed-moveno", 1, 1)
-    ed_render()
-
-
-def ed_typed(ev: Any = None) -> None:
-    """Typing in the text box: a valid text updates the board; any text gets the parser's verdict."""
-    text = str(byid("cq-ed-text").value).strip()
-    st, _ = ed_check(text)
-    if st is not None:
-        ed_load_state(st)
-    ed_render(from_text=True)
-
-
-def ed_set_text(text: str) -> None:
-    byid("cq-ed-text").value = text
-    ed_typed()
-
-
-def ed_swap(ev: Any = None) -> None:
-    """Swap the colours: the board turned half round, each fighter changing sides."""
-    global ed_board, ed_res, ed_side
-    new = [0] * R.NSQ
-    for sq, p in enumerate(ed_board):
-        if p:
-            new[R.NSQ - 1 - sq] = R.code(R.owner_of(p) ^ 1, R.kind_of(p), R.level_of(p))
-    ed_board, ed_res, ed_side = new, [ed_res[1], ed_res[0]], ed_side ^ 1
-    ed_render()
-
-
-def ed_clear(ev: Any = None) -> None:
-    global ed_board, ed_res
-    ed_board, ed_res = [0] * R.NSQ, [[], []]
-    ed_render()
-
-
-def open_editor(text: str | None = None) -> None:
-    """Show the set-up with the editor open, on ``text`` if given (a link's text is only ever a value)."""
-    show_setup()
-    byid("cq-editor").hidden = False
-    byid("cq-edit-open").setAttribute("aria-expanded", "true")
-    if text is not None:
-        ed_set_text(text)
-    else:
-        ed_render()
-    byid("cq-editor").scrollIntoView()
-
-
-def toggle_editor(ev: Any = None) -> None:
-    box = byid("cq-editor")
-    if box.hidden:
-        open_editor()
-    else:
-        box.hidden = True
-        byid("cq-edit-open").setAttribute("aria-expanded", "false")
-
-
-def setup_link(text: str) -> str:
-    return frame.page_url("play/conquests/") + SETUP_PREFIX + str(js.encodeURIComponent(text))
-
-
-def ed_play(ev: Any = None) -> None:
-    text = str(byid("cq-ed-text").value).strip()
-    st, words = ed_check(text)
-    if st is None:  # the button is disabled then; typed text may still get here through Enter
-        frame.show_error(words)
-        return
-    new_game(position_to_text(st))
-
-
-async def copy_link(url: str) -> None:
-    ok = await frame.copy_text(url)
-    frame.show_notice("Link copied." if ok else "Copying failed: select the link text and copy it by hand.")
-
-
-# -- set-up, slots and links ---------------------------------------------------------------------
-def start_game(ev: Any) -> None:
-    ev.preventDefault()
-    new_game(None)
-
-
-def new_game(position: str | None) -> None:
-    """A new game in a new save slot, from the usual start or a position text (C6)."""
-    global match, slot_id, read_only, flipped
-    chosen = [str(byid("cq-seat-0").value), str(byid("cq-seat-1").value)]
-    options: dict[str, Any] = {"seats": chosen}
-    if position:
-        options["position"] = position
+def read_setup_link(fragment: str) -> tuple[str | None, str]:
+    """The text of a position link's fragment, or (None, why it cannot be opened)."""
+    raw = fragment[len(SETUP_PREFIX):]
+    if len(raw) > SETUP_LINK_MAX:
+        return None, "That position link is far longer than any position; it was not opened."
     try:
-        new = Match(GAME, options, rng=Rng(None))
-    except InvalidOptions as exc:
-        frame.show_error(exc.message)
-        return
-    cancel_ai()
-    match = new
-    frame.clear_banners()
-    read_only = False
-    reset_choice()
-    flipped = chosen[1] == "human" and chosen[0] != "human"
-    byid("cq-flip").setAttribute("aria-pressed", "true" if flipped else "false")
+        if _ESCAPES.search(raw):
+            raise ValueError("a % without two hex digits")
+        return unquote_to_bytes(raw).decode("utf-8"), ""
+    except ValueError:  # UnicodeDecodeError too
+        return None, "That position link is damaged (bad %-escapes); it was not opened."
+
+
+def think_choice(raw: str | None) -> int:
+    """The stored time per move, if it is one of the choices."""
     try:
-        names = " v ".join("you" if s == "human" else f"computer ({s})" for s in chosen)
-        where = " from a set position" if position else ""
-        slot = frame.store().create(match.save().to_json(), f"Game of Conquests: {names}{where}", frame.now())
-        slot_id = slot.id
-        js.history.replaceState(js.history.state, "", f"?slot={slot.id}")
-    except StorageError as exc:
-        frame.show_error(str(exc))
-    show_game()
+        value = int(float(raw or ""))
+    except ValueError:
+        return THINK_DEFAULT
+    return value if value in THINK_CHOICES else THINK_DEFAULT
 
 
-def show_setup(ev: Any = None) -> None:
-    cancel_ai()
-    if match is not None:  # the players of the game in hand, as a starting point
-        for seat, who in enumerate(seats()):
-            byid(f"cq-seat-{seat}").value = who
-    byid("cq-setup").hidden = False
-    byid("cq-game").hidden = True
-    render_saved()
-    byid("cq-back").hidden = match is None
-    byid("cq-setup").scrollIntoView()
+# -- the position editor's model ----------------------------------------------------------------
+@dataclass
+class Editor:
+    """The editor's position (possibly invalid while edited), its tool and its text box."""
+
+    board: list[int] = field(default_factory=lambda: [0] * R.NSQ)
+    #: reserve codes without the owner bits (kind << 2 | level), per side
+    res: list[list[int]] = field(default_factory=lambda: [[], []])
+    side: int = 0
+    quiet: int = 0
+    moveno: int = 1
+    #: the text box: written from the model, or as typed
+    text: str = ""
+    owner: int = 0
+    kind: int | None = R.SOLDIER  # None: the eraser
+    level: int = 1
+    focus: int = 0  # the board square that takes the Tab focus (roving tabindex)
+
+    def load(self, st: State) -> None:
+        self.board = list(st.board)
+        self.res = [list(st.reserves[0]), list(st.reserves[1])]
+        self.side, self.quiet, self.moveno = st.to_move, st.quiet, st.ply // 2 + 1
+
+    def written(self) -> str:
+        """The model as C6 text, written by the engine (valid or not)."""
+        res = (tuple(sorted(self.res[0])), tuple(sorted(self.res[1])))
+        st = State(tuple(self.board), res, self.side, self.quiet, 2 * (self.moveno - 1) + self.side, (0,), None)
+        return position_to_text(st)
+
+    def tool(self) -> int | None:
+        """The fighter code to place, or None for the eraser."""
+        if self.kind is None:
+            return None
+        return R.code(self.owner, self.kind, min(self.level, R.MAX_LEVEL[self.kind]))
+
+    def put(self, sq: int) -> None:
+        """Place the chosen fighter (the same one again empties the square), or erase."""
+        c = self.tool()
+        self.board[sq] = 0 if c is None or self.board[sq] == c else c
+
+    def swap(self) -> None:
+        """Swap the colours: the board turned half round, each fighter changing sides."""
+        new = [0] * R.NSQ
+        for sq, p in enumerate(self.board):
+            if p:
+                new[R.NSQ - 1 - sq] = R.code(R.owner_of(p) ^ 1, R.kind_of(p), R.level_of(p))
+        self.board, self.res, self.side = new, [self.res[1], self.res[0]], self.side ^ 1
 
 
-SAVED_SHOWN = 8
+def number_field(raw: str, default: int) -> int:
+    """A typed counter: digits only; anything else becomes -1, which the parser refuses."""
+    raw = raw.strip()
+    if not raw:
+        return default
+    return int(raw) if raw.isdigit() and len(raw) <= 6 else -1
 
 
-def render_saved() -> None:
-    """This browser's games of Conquests, newest first: continue any of them."""
-    try:
-        slots = [s for s in frame.store().list(GAME.id) if s.id != slot_id]
-    except StorageError:
-        slots = []
-    box, lst = byid("cq-saved"), byid("cq-saved-list")
-    clear(lst)
-    box.hidden = not slots
-    for slot in slots[:SAVED_SHOWN]:
-        when = str(js.Date.new(slot.updated).toLocaleString())
-        note = f"{slot.steps} moves · saved {when}" + (" (read-only view)" if slot.mode == "view" else "")
-        append(lst, append(el("li"), el("a", slot.name, href=f"?slot={slot.id}", cls="button secondary small"),
-                           el("span", note, cls="muted")))
-    if len(slots) > SAVED_SHOWN:
-        append(lst, el("li", f"… and {len(slots) - SAVED_SHOWN} more on the home page.", cls="muted"))
+# -- the page -------------------------------------------------------------------------------------------
+class ConquestsPage(GamePage):
+    """The page's state (one object) and its renderers and handlers."""
 
+    game_id = "conquests"
+    chart_x_label = "moves played"
 
-def edit_here(ev: Any = None) -> None:
-    """The game's position as it stands, in the editor."""
-    if match is not None:
-        open_editor(view_now()["position"])
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
+        self.flipped = False
+        self.selected: int | None = None  # the square of the fighter chosen to move
+        self.pending: tuple[int, int] | None = None  # a General move waiting for the placement (C4)
+        self.place_choice: int | None = None  # the reserve fighter (kind << 2 | level) chosen for it
+        self.hover: int | None = None  # the square under the pointer or with the keyboard focus
+        self.hover_res: tuple[int, int, int] | None = None  # (owner, kind, level) of a reserve fighter
+        self.focus_sq = 0  # the game board's square that takes the Tab focus
+        self.drag: dict[str, Any] | None = None
+        self.think_seconds = think_choice(shell.host.load_pref(THINK_KEY))
+        # the computer's figures: the last move's words and the totals since the page opened
+        self.ai_words = ""
+        self.total_nodes = 0
+        self.total_busy = 0.0
+        self.progress_pct = 0
+        self._progress_at = -1e18
+        # the position editor (on the set-up)
+        self.ed = Editor()
+        self.ed.load(position_from_text(R.START_TEXT))
+        self.ed.text = self.ed.written()
+        self.editor_open = False
+        self.left_slot: str | None = None  # the game left for the editor ("Back to the game")
+        self.start_position: str | None = None  # "Play from here": the position of the next start
+        self.reduced_motion = False  # set by the browser runner
+        self._seen: tuple[Any, int] | None = None  # (session, log length) after the last change
+        self._words: list[tuple[Any, str]] = []  # describe_action of each logged move (cached)
+        self._soon = False
 
+    # -- reading the game -------------------------------------------------------------------
+    def state(self) -> State:
+        s = self.shell.session
+        assert s is not None
+        return s.shown_state()  # type: ignore[no-any-return]
 
-def show_game() -> None:
-    byid("cq-setup").hidden = True
-    byid("cq-game").hidden = False
-    byid("cq-readonly").hidden = not read_only
-    render()
-    maybe_start_ai()
+    def seat_label(self, side: int) -> str:
+        """``White``, or ``Ann (White)`` when the seat has a name of its own."""
+        s = self.shell.session
+        name = s.seat_name(side) if s is not None else COLOURS[side]
+        return COLOURS[side] if name in (COLOURS[side], f"Player {side + 1}") else f"{name} ({COLOURS[side]})"
 
+    def bot_level(self, side: int) -> str | None:
+        s = self.shell.session
+        seats = s.seats() if s is not None else []
+        return seats[side].who if side < len(seats) and seats[side].is_bot else None
 
-def wire() -> None:
-    global _step_proxy
-    _step_proxy = create_proxy(lambda token: _guard(ai_step, token))
-    on(byid("cq-setup-form"), "submit", start_game)
-    board = byid("cq-board")
-    on(board, "pointerdown", on_pointerdown)
-    on(board, "pointermove", on_pointermove)
-    on(board, "pointerup", on_pointerup)
-    on(board, "pointercancel", on_pointercancel)
-    on(board, "keydown", on_keydown)
-    on(byid("cq-undo"), "click", undo)
-    on(byid("cq-flip"), "click", flip)
-    on(byid("cq-new"), "click", show_setup)
-    on(byid("cq-typed"), "submit", typed)
-    on(byid("cq-place-skip"), "click", lambda ev: pending and play(pending[0] + pending[1]))
-    on(byid("cq-place-cancel"), "click", lambda ev: (reset_choice(), render()))
-    on(board, "focusin", on_board_focus)
-    on(board, "focusout", lambda ev: set_hover(None))
-    on(board, "pointerleave", lambda ev: set_hover(None) if str(ev.pointerType) == "mouse" else None)
-    on(byid("cq-edit-here"), "click", edit_here)
-    for owner in (0, 1):
-        box = byid(f"cq-res-{owner}")
-        on(box, "click", res_click)
-        on(box, "pointerover", res_hover)
-        on(box, "focusin", res_hover)
-        on(box, "pointerleave", lambda ev: set_hover_res(None))
-        on(box, "focusout", lambda ev: set_hover_res(None))
-    on(byid("cq-back"), "click", lambda ev: show_game())
-    on(byid("cq-think"), "change", set_think)
-    wire_editor()
+    def live(self) -> bool:
+        """A person may move now: the present of a playable game, a person's turn."""
+        s = self.shell.session
+        if s is None or s.locked():
+            return False
+        st = s.match.state
+        return GAME.outcome(st) is None and self.bot_level(st.to_move) is None
 
-    async def copy(mode: str) -> None:
-        if match is None:
+    def legal(self) -> list[Action]:
+        return GAME.legal_actions(self.state()) if self.live() else []
+
+    def targets(self, sq: int) -> dict[int, list[Action]]:
+        """Destination square -> the legal actions of the fighter on ``sq`` (placements folded)."""
+        out: dict[int, list[Action]] = {}
+        for a in self.legal():
+            if a.frm == sq:
+                out.setdefault(a.to, []).append(a)
+        return out
+
+    def placements(self, frm: int, to: int) -> dict[int, list[int]]:
+        """Reserve fighter code -> squares where it may be placed after the General's move."""
+        out: dict[int, list[int]] = {}
+        for a in self.legal():
+            if a.frm == frm and a.to == to and a.place:
+                out.setdefault(a.place, []).append(a.place_sq)
+        return out
+
+    def plain(self, frm: int, to: int) -> Action | None:
+        """The move alone, if legal (a General move without a placement)."""
+        return next((a for a in self.legal() if a.frm == frm and a.to == to and not a.place), None)
+
+    # -- the shell's hooks ------------------------------------------------------------------
+    def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
+        """White and Black from the set-up, in the pieces' colours; "Play from here" adds the
+        editor's position (C6)."""
+        out: dict[str, Any] = {
+            "seed": 0,  # no chance in this game: a fixed seed keeps random digits out of links
+            "seats": [
+                {"name": seat.name, "colour": SIDE_COLOURS[i], **({"bot": seat.who} if seat.is_bot else {})}
+                for i, seat in enumerate(seats)
+            ]
+        }
+        if self.start_position:
+            out["position"] = self.start_position
+        return out
+
+    def opened(self) -> None:
+        """A game was opened: the side of the only person at the bottom, the editor closed."""
+        s = self.shell.session
+        assert s is not None
+        self.flipped = self.bot_level(0) is not None and self.bot_level(1) is None
+        self.editor_open = False
+        self.left_slot = None
+        self.hover = None
+        self._seen = (s, len(s.match.log))
+
+    def reset(self) -> None:
+        """Forget half-made choices; after an undo against the computer, go on taking back
+        until a person is to move (else the computer would at once play again)."""
+        self.selected = self.pending = self.place_choice = None
+        self.hover_res = None
+        self.drag = None
+        s = self.shell.session
+        if s is None:
+            self._seen = None
             return
-        url = frame.link_for(match.save().to_json(), mode, page=frame.page_url("play/conquests/"))
-        ok = await frame.copy_text(url)
-        frame.show_notice(
-            "Link copied." if ok else "Copying failed: select the link text and copy it by hand."
+        if self._seen is not None and self._seen[0] is s and len(s.match.log) < self._seen[1]:
+            self._back_to_a_person()
+        self._seen = (s, len(s.match.log))
+
+    def _back_to_a_person(self) -> None:
+        s = self.shell.session
+        assert s is not None
+        if s.mode != "host" or not s.humans():
+            return
+        taken = 0
+        while s.match.log and not s.locked():
+            seat = s.acting_seat()
+            if seat is None or not s.seats()[seat].is_bot:
+                break
+            s.undo()
+            taken += 1
+        if taken:
+            self.shell.say("Took back your last move and the computer's reply.")
+
+    def make_bot(self, level: str, rng: Rng) -> SearchBot:
+        """The computer with this browser's time per move; it reports its progress and figures."""
+        self.progress_pct = 0
+        return SearchBot(level, rng, seconds=float(self.think_seconds), on_progress=self._bot_progress,
+                         on_done=self._bot_done)
+
+    def _bot_progress(self, bot: SearchBot) -> None:
+        """Between the computer's steps: move the bar (no re-render: the page keeps answering)."""
+        now = self.shell.host.clock()
+        if now - self._progress_at < PROGRESS_EVERY_MS or bot.search is None:
+            return
+        self._progress_at = now
+        self.progress_pct = int(100 * bot.progress())
+        self.shell.host.set_style("cq-progress-fill", "width", f"{self.progress_pct}%")
+        depth = f"depth {bot.search.depth}, " if bot.search.depth else ""
+        self.shell.host.set_style("cq-progress-words", "--cq-think", f'"{depth}{bot.search.nodes:,} nodes"')
+
+    def _bot_done(self, bot: SearchBot) -> None:
+        """The search's figures: nodes per second over the time spent searching (the slices,
+        not the pauses between them), for this move and all the computer's moves so far."""
+        search = bot.search
+        if search is None:
+            return
+        self.progress_pct = 0
+        self.total_nodes += search.nodes
+        self.total_busy += bot.busy
+        if search.nodes:
+            nps = search.nodes / bot.busy if bot.busy > 0 else 0.0
+            depth = f" to depth {search.depth}" if search.depth else ""
+            words = (f"Computer ({bot.level}): {search.nodes:,} nodes{depth} in {bot.busy:.2f} s, "
+                     f"{nps:,.0f} nodes per second.")
+        else:
+            what = "a random choice" if bot.level == "random" else "one legal move"
+            words = f"Computer ({bot.level}): {what}, no search."
+        if self.total_busy > 0 and self.total_nodes:
+            words += (f" All its moves so far: {self.total_nodes:,} nodes, "
+                      f"{self.total_nodes / self.total_busy:,.0f} nodes per second.")
+        self.ai_words = words
+
+    def nps(self) -> int:
+        return int(self.total_nodes / self.total_busy) if self.total_busy > 0 else 0
+
+    def open_fragment(self, fragment: str) -> bool:
+        """A position link ``#setup=<text>`` opens the editor with that text."""
+        if not fragment.startswith(SETUP_PREFIX):
+            return False
+        text, why = read_setup_link(fragment)
+        if text is None:
+            self.shell.say(why, "error")
+            return True
+        if self.shell.session is not None and not self.leave_game(
+            "Open the position editor with the linked position? This game stays in your saved games."
+        ):
+            return True
+        self.editor_open = True
+        self.ed_set_text(text)
+        return True
+
+    # -- acting on the board ------------------------------------------------------------------
+    def choose(self, sq: int) -> None:
+        """A click, tap, drop or Enter on a square: select, move, or place."""
+        s = self.shell.session
+        if s is None:
+            return
+        if not self.live():
+            self.say_why_not()
+            return
+        state = self.state()
+        if self.pending is not None:
+            frm, to = self.pending
+            options = self.placements(frm, to)
+            if self.place_choice is not None and sq in options.get(self.place_choice, []):
+                self.play_placement(frm, to, self.place_choice, sq)
+                return
+            here = [c for c, sqs in options.items() if sq in sqs]
+            if self.place_choice is None and len(here) == 1:  # the one fighter that fits there
+                self.play_placement(frm, to, here[0], sq)
+                return
+            if self.place_choice is None and here:
+                self.place_choice = here[0]
+                kind, level = here[0] >> 2, here[0] & 3
+                self.shell.say(f"Several reserve fighters fit on {R.square_name(sq)}: the {R.NAMES[kind]} "
+                               f"(level {level}) is chosen; click the square again to place it, or choose another.")
+                return
+            self.shell.say("Choose a fighter from your reserve, then a green square; or move without placing.")
+            return
+        if self.selected is not None:
+            options = self.targets(self.selected)
+            if sq in options:
+                actions = options[sq]
+                if len(actions) == 1:
+                    self.shell.play(actions[0])
+                else:  # a General move that allows a placement (C4)
+                    self.pending = (self.selected, sq)
+                    self.place_choice = None
+                return
+            if sq == self.selected:
+                self.selected = None
+                return
+        p = state.board[sq]
+        if p and R.owner_of(p) == state.to_move:
+            if not self.targets(sq):
+                self.shell.say(f"The {R.NAMES[R.kind_of(p)]} on {R.square_name(sq)} has no legal move now.")
+            self.selected = sq
+            return
+        if self.selected is not None:
+            self.shell.say(f"{R.square_name(self.selected)}–{R.square_name(sq)} is not a legal move.")
+        self.selected = None
+
+    def say_why_not(self) -> None:
+        """Why nothing can be played now (a click or a typed move while it cannot)."""
+        s = self.shell.session
+        if s is None:
+            return
+        if s.mode != "host":
+            self.shell.say("This is a read-only copy of the game: nothing can be played here.")
+        elif s.viewing is not None:
+            self.shell.say("You are looking at an earlier step: press “Back to the present” to play.")
+        elif GAME.outcome(s.match.state) is not None:
+            self.shell.say("The game is over: no more moves.")
+        else:
+            self.shell.say("Wait for the computer's move.")
+
+    def play_placement(self, frm: int, to: int, code: int, sq: int) -> None:
+        action = next((a for a in self.legal() if (a.frm, a.to, a.place, a.place_sq) == (frm, to, code, sq)), None)
+        if action is not None:
+            self.shell.play(action)
+
+    def skip_placement(self) -> None:
+        """"Move without placing": the General's move alone."""
+        if self.pending is None:
+            return
+        action = self.plain(*self.pending)
+        if action is None:
+            self.shell.say("Moving without placing would leave your General in Danger (C5).", "error")
+            return
+        self.shell.play(action)
+
+    def cancel_placement(self) -> None:
+        self.pending = self.place_choice = None
+        self.selected = None
+
+    def click_reserve(self, owner: int, code: int) -> None:
+        """A reserve fighter: chosen for the placement after a General move, else explained."""
+        if self.pending is not None and owner == self.state().to_move and code in self.placements(*self.pending):
+            self.place_choice = None if self.place_choice == code else code
+            return
+        if self.live():
+            self.shell.say("A reserve fighter comes back only right after a move of its General, "
+                           "next to it (C4): move your General first.")
+
+    def play_typed(self, ev: Event) -> None:
+        """A typed move: the engine parses it, so a typo gets the engine's message."""
+        text = str(ev.fields.get("move", "")).strip()
+        if not text:
+            return
+        if not self.live():
+            self.say_why_not()
+            return
+        try:
+            action = GAME.parse_action(text)
+        except InvalidAction as exc:
+            self.shell.say(exc.message, "error")
+            return
+        if self.shell.play(action):
+            ev.reset_form()
+
+    def flip(self) -> None:
+        self.flipped = not self.flipped
+
+    def set_think(self, value: str) -> None:
+        """The computer's time per move: this browser's preference (the next move on)."""
+        self.think_seconds = think_choice(value)
+        if not self.shell.host.save_pref(THINK_KEY, str(self.think_seconds)):
+            self.shell.say("This browser's storage refused the setting; it holds on this page only.")
+
+    # -- leaving the game for the set-up (the editor) ---------------------------------------
+    def leave_game(self, question: str) -> bool:
+        """Close the game for the set-up, asking first while it is still being played."""
+        s = self.shell.session
+        if s is None:
+            return True
+        going = s.mode == "host" and GAME.outcome(s.match.state) is None and bool(s.match.log)
+        if going and not self.shell.host.confirm(question):
+            return False
+        self.left_slot = s.slot_id
+        self.shell.session = None
+        self.shell.clear_message()
+        self.reset()
+        self.shell.host.go("?")
+        return True
+
+    def edit_here(self) -> None:
+        """The position on screen, in the editor (the game stays in the saved games)."""
+        text = position_to_text(self.state())
+        if self.leave_game("Leave this game for the position editor? It stays in your saved games; "
+                           "“Back to the game” returns to it."):
+            self.editor_open = True
+            self.ed_set_text(text)
+            self.reveal_later("cq-ed-title")
+
+    def new_game(self) -> None:
+        if self.leave_game("Leave this game to set up another? It stays in your saved games."):
+            self.editor_open = False
+            self.reveal_later("shell-title")
+
+    def reveal_later(self, element_id: str) -> None:
+        """Scroll to ``element_id`` once the re-render after this event has shown it."""
+        self.shell.host.later(0, lambda: self.shell.host.reveal(element_id))
+
+    def back_to_game(self) -> None:
+        """Reopen the game left for the editor, from its save slot."""
+        slot_id, self.left_slot = self.left_slot, None
+        if slot_id is None:
+            return
+        store = self.shell.host.store
+        try:
+            slot = store.get(slot_id)
+            match = check_save(store.open(slot_id))
+        except (StorageError, SaveCodeError) as exc:
+            self.shell.say(f"{exc.message} Start a new game or resume another below.", "error")
+            return
+        self.shell.open(match, slot, slot.mode)
+        self.shell.host.go(f"?slot={slot.id}")
+
+    # -- pointer and keyboard on the game board ---------------------------------------------
+    def soon(self) -> None:
+        """Re-render once after the events of this moment (pointer, focus and keys are not
+        followed by the runner's own re-render as clicks are)."""
+        if self._soon:
+            return
+        self._soon = True
+
+        def go() -> None:
+            self._soon = False
+            self.shell.host.rerender()
+
+        self.shell.host.later(0, go)
+
+    @staticmethod
+    def square_of(data: Mapping[str, str]) -> int | None:
+        try:
+            return R.parse_square(data.get("sq", ""))
+        except ValueError:
+            return None
+
+    # Pointer handlers sit on one group around the squares (a handler per square would make
+    # every render re-key 36 elements), and read the square under the pointer (``ev.under``);
+    # ``pointermove`` is listened to only while a fighter is pressed, so merely moving the
+    # mouse costs one event per square entered (``pointerover``), not one per pixel.
+    def on_down(self, ev: Event) -> None:
+        sq = self.square_of(ev.under)
+        if sq is None or self.shell.session is None:
+            return
+        ev.prevent()  # no text selection while dragging
+        self.hover = sq  # a tap shows the fighter's pattern (touch has no hover)
+        self.focus_sq = sq
+        state = self.state()
+        p = state.board[sq]
+        own = bool(p) and self.live() and R.owner_of(p) == state.to_move and self.pending is None
+        self.drag = {"from": sq, "own": own, "moved": False, "x": ev.x, "y": ev.y, "fresh": False}
+        if own and self.selected != sq:
+            self.choose(sq)
+            self.drag["fresh"] = True
+        self.soon()
+
+    def on_move(self, ev: Event) -> None:
+        """A pressed fighter follows the pointer (the ghost; no re-render while dragging)."""
+        d = self.drag
+        if d is None or not d["own"]:
+            return
+        if not d["moved"] and abs(ev.x - d["x"]) + abs(ev.y - d["y"]) < DRAG_PX:
+            return
+        d["moved"] = True
+        host = self.shell.host
+        host.set_style("cq-ghost", "display", "grid")
+        host.set_style("cq-ghost", "left", f"{ev.x:.0f}px")
+        host.set_style("cq-ghost", "top", f"{ev.y:.0f}px")
+        host.set_style(f"cq-piece-{R.square_name(d['from'])}", "opacity", "0.3")
+
+    def on_up(self, ev: Event) -> None:
+        """The release: a drop on another square moves there; a click chooses the square."""
+        d, self.drag = self.drag, None
+        if d is None:
+            return
+        under = self.square_of(ev.under)
+        if d["own"] and under is not None and under != d["from"]:
+            self.choose(under)  # dropped (however few moves the page saw)
+        elif not d["moved"] and under == d["from"] and not (d["own"] and d["fresh"]):
+            self.choose(under)  # a click; a fresh press on a fighter already selected it
+        self.soon()
+
+    def on_cancel(self, ev: Event) -> None:
+        self.drag = None
+        self.soon()
+
+    def on_over(self, ev: Event) -> None:
+        """The pointer entered a square: its fighter's pattern is shown."""
+        sq = self.square_of(ev.under)
+        if sq is not None and sq != self.hover and self.drag is None:
+            self.hover = sq
+            self.soon()
+
+    def on_out(self, ev: Event) -> None:
+        """The pointer left the board: no fighter is pointed at any more."""
+        if self.square_of(ev.under) is None and self.hover is not None and self.drag is None:
+            self.hover = None
+            self.soon()
+
+    def on_focus(self, ev: Event) -> None:
+        sq = self.square_of(ev.data)
+        if sq is not None and (sq != self.hover or sq != self.focus_sq):
+            self.hover = self.focus_sq = sq
+            self.soon()
+
+    def on_blur(self, ev: Event) -> None:
+        if self.square_of(ev.data) == self.hover and self.drag is None:
+            self.hover = None
+            self.soon()
+
+    def on_key(self, ev: Event) -> None:
+        """Arrow keys move the focus between squares (roving tabindex), Enter or Space
+        chooses, Escape forgets the choice."""
+        sq = self.square_of(ev.data)
+        if sq is None:
+            return
+        if ev.key in ("Enter", " "):
+            ev.prevent()
+            self.choose(sq)
+        elif ev.key in ARROWS:
+            ev.prevent()
+            self.focus_sq = self.hover = step_square(sq, ev.key, self.flipped)
+            self.shell.host.focus(f"cq-sq-{R.square_name(self.focus_sq)}")
+        elif ev.key == "Escape":
+            self.pending = self.place_choice = self.selected = None
+        else:
+            return
+        self.soon()
+
+    def hover_reserve(self, spec: tuple[int, int, int] | None) -> None:
+        if spec != self.hover_res:
+            self.hover_res = spec
+            self.soon()
+
+    def leave_reserve(self, ev: Event, key: str) -> None:
+        if ev.under.get("key") != key:  # not just onto the chip's own text
+            self.hover_reserve(None)
+
+    # -- rendering the game ---------------------------------------------------------------------
+    def render(self, view: Mapping[str, Any]) -> dict[str, Node]:
+        state = self.state()
+        self.sync_words()
+        marks, place_sqs, targets = self.marks(state, view)
+        return {
+            "cq-squares": self.render_squares(state, targets, place_sqs),
+            "cq-coords": frag(*coord_nodes(self.flipped)),
+            "cq-hover": self.render_hover_marks(state),
+            "cq-marks": marks,
+            "cq-pieces": self.render_pieces(state),
+            "cq-side": self.render_side(state, view),
+            "cq-ghost-box": self.render_ghost(state),
+            "cq-position-box": self.render_position(state),
+        }
+
+    def last_squares(self, state: State) -> set[int]:
+        if not state.last:
+            return set()
+        a = GAME.parse_action(state.last)
+        return {a.frm, a.to}
+
+    def marks(self, state: State, view: Mapping[str, Any]) -> tuple[Node, set[int], dict[int, list[Action]]]:
+        """Legal squares of the chosen fighter (dots, rings on captures), placement squares,
+        and Danger (C5): the attacked General ringed red, its attackers dashed."""
+        targets = self.targets(self.selected) if self.selected is not None and self.pending is None else {}
+        place_sqs: set[int] = set()
+        if self.pending is not None:
+            opts = self.placements(*self.pending)
+            if self.place_choice is not None:
+                place_sqs = set(opts.get(self.place_choice, []))
+            else:
+                place_sqs = {sq for sqs in opts.values() for sq in sqs}
+        kids: list[Node] = []
+        for sq in sorted(targets):
+            x, y = square_xy(sq, self.flipped)
+            if state.board[sq]:
+                kids.append(svg("circle", cls="ring", cx=x + S / 2, cy=y + S / 2, r=S * 0.44))
+            else:
+                kids.append(svg("circle", cls="dot", cx=x + S / 2, cy=y + S / 2, r=S * 0.14))
+        for sq in sorted(place_sqs):
+            x, y = square_xy(sq, self.flipped)
+            kids.append(svg("rect", cls="place-ring", x=x + 5, y=y + 5, width=S - 10, height=S - 10, rx=8))
+        if view["in_danger"]:
+            g, attackers = danger_squares(state)
+            for sq in [g, *attackers]:
+                x, y = square_xy(sq, self.flipped)
+                kids.append(svg("circle", cls="danger" if sq == g else "danger-from", cx=x + S / 2, cy=y + S / 2,
+                                r=S * 0.46))
+        return frag(*kids), place_sqs, targets
+
+    def render_squares(self, state: State, targets: Mapping[int, Any], place_sqs: set[int]) -> Node:
+        last = self.last_squares(state)
+        chosen = {self.selected} if self.selected is not None else set()
+        if self.pending is not None:
+            chosen = set(self.pending)
+        rects = []
+        for r in range(R.SIZE):
+            for f in range(R.SIZE):
+                sq = r * R.SIZE + f
+                name = R.square_name(sq)
+                x, y = square_xy(sq, self.flipped)
+                p = state.board[sq]
+                words = name + (f", {fighter_words(p)}" if p else "")
+                if sq in targets:
+                    words += ", a legal move for the chosen fighter"
+                if sq in place_sqs:
+                    words += ", a placement square"
+                cls = "sq " + ("dark" if (f + r) % 2 == 0 else "light")
+                cls += "".join(f" {c}" for c, on in (("is-last", sq in last), ("is-selected", sq in chosen),
+                                                     ("is-place", sq in place_sqs)) if on)
+                rects.append(svg(
+                    "rect", cls=cls, id=f"cq-sq-{name}", data_sq=name, x=x, y=y, width=S, height=S,
+                    tabindex=0 if sq == self.focus_sq else -1, role="button", aria_label=words,
+                    on_keydown=self.on_key, on_focus=self.on_focus, on_blur=self.on_blur,
+                ))
+        dragging = self.drag is not None
+        return frag(svg(
+            "g", *rects, id="cq-board-input", on_pointerdown=self.on_down, on_pointerup=self.on_up,
+            on_pointerover=self.on_over, on_pointerout=self.on_out,
+            on_pointermove=self.on_move if dragging else None, on_pointercancel=self.on_cancel if dragging else None,
+        ))
+
+    def render_pieces(self, state: State) -> Node:
+        kids = []
+        for sq, p in enumerate(state.board):
+            if not p:
+                continue
+            if self.pending is not None and sq == self.pending[1]:
+                continue  # the fighter the General is about to take
+            if self.pending is not None and sq == self.pending[0]:
+                kids.append(piece_node("cq", sq, p, self.flipped, at=self.pending[1], extra=" is-pending"))
+            else:
+                kids.append(piece_node("cq", sq, p, self.flipped))
+        return frag(*kids)
+
+    def render_ghost(self, state: State) -> Node:
+        """The fighter under the pointer while it is dragged (placed by ``on_move``)."""
+        p = state.board[self.drag["from"]] if self.drag is not None and self.drag["own"] else 0
+        if not p:
+            return h("div", id="cq-ghost", cls="cq-ghost", aria_hidden="true")
+        return h("div", h("span", R.KINDS[R.kind_of(p)]), id="cq-ghost",
+                 cls=f"cq-ghost {'white' if R.owner_of(p) == 0 else 'black'}", aria_hidden="true")
+
+    def info_subject(self, state: State) -> int | None:
+        """The fighter whose pattern is shown: under the pointer or focus, else the chosen one."""
+        if self.hover is not None and state.board[self.hover]:
+            return self.hover
+        if self.selected is not None and state.board[self.selected]:
+            return self.selected
+        return None
+
+    def render_hover_marks(self, state: State) -> Node:
+        """Dashed squares where the fighter pointed at can go now (before the Danger test)."""
+        sq = self.info_subject(state)
+        if sq is None or sq == self.selected or self.hover_res is not None:
+            return frag()  # the chosen fighter's legal squares are already marked
+        kids = []
+        for t in R.reach(state.board, sq):
+            x, y = square_xy(t, self.flipped)
+            kids.append(svg("rect", cls="reach", x=x + 4, y=y + 4, width=S - 8, height=S - 8, rx=6))
+        x, y = square_xy(sq, self.flipped)
+        kids.append(svg("rect", cls="reach-from", x=x + 2, y=y + 2, width=S - 4, height=S - 4, rx=6))
+        return frag(*kids)
+
+    # -- the side panel -----------------------------------------------------------------------------
+    def render_side(self, state: State, view: Mapping[str, Any]) -> Node:
+        s = self.shell.session
+        assert s is not None
+        show_think = s.mode == "host" and any(seat.is_bot for seat in s.seats())
+        return h(
+            "div",
+            self.render_status_box(state, view),
+            self.render_reserves(state),
+            self.render_info(state),
+            h("div",
+              h("button", "Flip the board", type="button", id="cq-flip", cls="secondary",
+                aria_pressed="true" if self.flipped else "false", on_click=lambda ev: self.flip()),
+              h("button", "Set up this position", type="button", id="cq-edit-here", cls="secondary",
+                on_click=lambda ev: self.edit_here()),
+              h("button", "New game", type="button", id="cq-new", cls="secondary",
+                on_click=lambda ev: self.new_game()),
+              cls="cq-actions"),
+            h("p",
+              h("label", "Computer's time per move", for_="cq-think"),
+              h("select", *[h("option", f"{n} second{'s' if n > 1 else ''}", value=str(n)) for n in THINK_CHOICES],
+                id="cq-think", value=str(self.think_seconds), on_change=lambda ev: self.set_think(ev.value)),
+              id="cq-think-row", cls="cq-think-row", hidden=not show_think),
+            h("form",
+              h("label", "Type a move (e.g. ", h("code", "b2b3"), ", or after a General move ",
+                h("code", "c1c2+S2@b1"), "):", for_="cq-typed-text"),
+              h("input", type="text", id="cq-typed-text", name="move", autocomplete="off", spellcheck="false",
+                autocapitalize="off"),
+              h("button", "Play", type="submit", cls="secondary"),
+              id="cq-typed", cls="inline-form", aria_label="Type a move", hidden=s.locked(),
+              on_submit=self.play_typed),
+            h("h2", "Moves"),
+            self.render_moves(),
+            h("p", self.ai_words, id="cq-ai-stats", cls="cq-ai-stats muted", hidden=not self.ai_words,
+              data_nps=str(self.nps()) if self.ai_words else None),
+            id="cq-side-inner",
         )
 
-    on(byid("cq-copy-host"), "click", lambda ev: copy("h"))
-    on(byid("cq-copy-view"), "click", lambda ev: copy("v"))
-    on(byid("cq-copy-setup"), "click",
-       lambda ev: copy_link(setup_link(view_now()["position"])) if match else None)
-
-
-def wire_editor() -> None:
-    ed = byid("cq-ed-board")
-    on(ed, "click", lambda ev: (name := square_at(ev, "cq-ed-board", False)) and ed_click(name))
-    on(ed, "keydown", ed_keys)
-    on(byid("cq-edit-open"), "click", toggle_editor)
-    for name in ("cq-ed-kind", "cq-ed-level", "cq-ed-owner"):
-        for node in document.querySelectorAll(f'input[name="{name}"]'):
-            on(node, "change", ed_tool_changed)
-    for node in document.querySelectorAll('input[name="cq-ed-side"]'):
-        on(node, "change", ed_fields)
-    on(byid("cq-ed-quiet"), "input", ed_fields)
-    on(byid("cq-ed-moveno"), "input", ed_fields)
-    on(byid("cq-ed-text"), "input", ed_typed)
-    on(byid("cq-ed-text"), "keydown", lambda ev: ed_play() if str(ev.key) == "Enter" else None)
-    on(byid("cq-ed-res-add"), "click", ed_res_add)
-    for owner in (0, 1):
-        on(byid(f"cq-ed-res-{owner}"), "click", ed_res_click)
-    on(byid("cq-ed-start"), "click", lambda ev: ed_set_text(R.START_TEXT))
-    on(byid("cq-ed-clear"), "click", ed_clear)
-    on(byid("cq-ed-flipsides"), "click", ed_swap)
-    on(byid("cq-ed-play"), "click", ed_play)
-    on(byid("cq-ed-copy"), "click", lambda ev: copy_link(setup_link(ed_valid)) if ed_valid else None)
-    ed_tool_changed()
-    ed_set_text(R.START_TEXT)
-
-
-def load_think() -> None:
-    global think_seconds
-    try:
-        raw = js.window.localStorage.getItem(THINK_KEY)
-        value = float(str(raw)) if not frame.nullish(raw) else think_seconds
-    except Exception:  # storage disabled or a stray value: keep the default
-        value = think_seconds
-    think_seconds = value if value in THINK_CHOICES else 3.0
-    byid("cq-think").value = str(int(think_seconds))
-
-
-def set_think(ev: Any = None) -> None:
-    global think_seconds
-    try:
-        think_seconds = float(str(byid("cq-think").value))
-    except ValueError:
-        think_seconds = 3.0
-    try:
-        js.window.localStorage.setItem(THINK_KEY, str(int(think_seconds)))
-    except Exception:
-        pass  # the choice still holds on this page
-
-
-def _guard(fn: Any, *args: Any) -> None:
-    try:
-        fn(*args)
-    except Exception as exc:
-        js.console.error(f"{type(exc).__name__}: {exc}")
-        frame.show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Your game is unchanged.")
-
-
-def take_setup_link() -> str | None:
-    """A position link ``#setup=<text>``: the text, once (removed from the address bar)."""
-    frag = str(js.location.hash or "")
-    if not frag.startswith(SETUP_PREFIX):
-        return None
-    js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
-    raw = frag[len(SETUP_PREFIX):]
-    if len(raw) > 2000:
-        frame.show_error("That position link is far longer than any position; it was not opened.")
-        return ""
-    try:
-        return str(js.decodeURIComponent(raw))
-    except Exception:
-        frame.show_error("That position link is damaged (bad %-escapes); it was not opened.")
-        return ""
-
-
-def boot() -> None:
-    global match, slot_id, read_only, flipped
-    wire()
-    load_think()
-    setup_text = take_setup_link()
-    incoming = frame.take_fragment() if setup_text is None else None
-    params = js.URLSearchParams.new(js.location.search)
-    if setup_text is not None:
-        open_editor(setup_text)
-    elif incoming is not None:
-        mode, save = incoming
-        if save["game"] != GAME.id:
-            frame.show_error(f"That link holds a game of {save['game']!r}; open it from the home page.")
+    def render_status_box(self, state: State, view: Mapping[str, Any]) -> Node:
+        """A box of fixed size (the controls below never move): what just happened and what
+        is asked now, or the placement choice after a General move (C4)."""
+        if self.pending is not None:
+            return h("div", self.render_placement(), id="cq-status-box", cls="cq-status-box is-place")
+        s = self.shell.session
+        assert s is not None
+        kids: list[Any] = []
+        if state.last:  # what just happened, in words (the status is live for screen readers)
+            kids.append(h("span", f"{self.describe_last(state)}. ", cls="cq-last"))
+        out = view["outcome"]
+        danger = bool(view["in_danger"]) and out is None
+        if out is not None:  # the reason names the winner or the draw, and the ruling
+            winners = out.get("winners") or []
+            result = f"{COLOURS[winners[0]]} wins." if len(winners) == 1 else "Draw."
+            kids += [h("span", "Game over: "), h("strong", result, id="cq-result"), " ", h("span", out["reason"])]
         else:
-            slot = None
+            side = state.to_move
+            level = self.bot_level(side)
+            who = self.seat_label(side) + " to move" + ("" if level is None else f" (computer, {level})")
+            kids.append(h("span", f"Move {view['move_number']}: {who}."))
+            if danger:
+                g, attackers = danger_squares(state)
+                by = ", ".join(f"the {R.NAMES[R.kind_of(state.board[a])]} on {R.square_name(a)}" for a in attackers)
+                kids += [" ", h("span", "Danger!", cls="cq-danger-word"),
+                         h("span", f" {COLOURS[side]}'s General on {R.square_name(g)} is attacked by {by} (C5).")]
+            if view["repetitions"] == 2:
+                kids.append(h("span", " This position has occurred twice: a third time is a draw."))
+            if view["quiet_plies"] >= 180:
+                kids.append(h("span", f" {view['quiet_plies']} moves without a capture: 200 is a draw."))
+            if s.viewing is None and (s.bot is not None or s.bot_to_act() is not None):
+                kids.append(self.render_progress())
+        return h(
+            "div",
+            h("p", *kids, id="cq-status", cls="cq-status" + (" is-danger" if danger else "")
+              + (" is-over" if out is not None else ""), role="status", aria_live="polite"),
+            id="cq-status-box", cls="cq-status-box",
+        )
+
+    def render_progress(self) -> Node:
+        """The computer's thinking bar; its width and words are set between slices."""
+        return h(
+            "span",
+            h("span", h("span", id="cq-progress-fill", cls="cq-progress-fill", style=f"width:{self.progress_pct}%"),
+              id="cq-progress", cls="cq-progress", role="presentation"),
+            h("span", id="cq-progress-words", cls="cq-progress-words", aria_hidden="true"),
+            cls="cq-thinking",
+        )
+
+    def describe_last(self, state: State) -> str:
+        s = self.shell.session
+        assert s is not None
+        i = s.step() - 1
+        return self.words(i) if i >= 0 else str(state.last)
+
+    def sync_words(self) -> None:
+        """The engine's words for every logged move, kept while the log keeps its states (one
+        check per render; the move list and the status read them)."""
+        s = self.shell.session
+        assert s is not None
+        states, log = s.match.states, s.match.log
+        keep = 0
+        while keep < min(len(self._words), len(log)) and self._words[keep][0] is states[keep]:
+            keep += 1
+        del self._words[keep:]
+        for j in range(len(self._words), len(log)):
             try:
-                slot, match = frame.open_incoming(mode, save)
-            except Exception as exc:  # SaveCodeError: the message is for people
-                frame.show_error(str(exc))
-                match = None
-            if match is not None:
-                slot_id = slot.id if slot is not None else None
-                read_only = mode == "view" or (slot is not None and slot.mode == "view")
-                if slot is not None:
-                    js.history.replaceState(js.history.state, "", f"?slot={slot.id}")
-    elif params.get("slot"):
-        sid = str(params.get("slot"))
+                words = GAME.describe_action(states[j], GAME.parse_action(log[j]))
+            except InvalidAction:
+                words = log[j]
+            self._words.append((states[j], words))
+
+    def words(self, i: int) -> str:
+        return self._words[i][1]
+
+    def render_placement(self) -> Node:
+        assert self.pending is not None
+        frm, to = self.pending
+        plain_ok = self.plain(frm, to) is not None
+        text = (f"Your General moves {R.square_name(frm)}–{R.square_name(to)}. You may place one reserve fighter "
+                "beside or behind it (C4)")
+        if self.place_choice is None:
+            text += ": choose a fighter, then a green square."
+        else:
+            kind, level = self.place_choice >> 2, self.place_choice & 3
+            text += f": click a green square for the {R.NAMES[kind]} (level {level})."
+        if not plain_ok:
+            text += " Moving without placing would leave your General in Danger (C5)."
+        return h(
+            "div",
+            h("p", text, id="cq-place-text"),
+            h("div",
+              h("button", "Move without placing", type="button", id="cq-place-skip", cls="small",
+                disabled=not plain_ok, on_click=lambda ev: self.skip_placement()),
+              h("button", "Cancel the move", type="button", id="cq-place-cancel", cls="small secondary",
+                on_click=lambda ev: self.cancel_placement()),
+              cls="cq-actions"),
+            id="cq-place", cls="cq-place", role="group", aria_label="Placement after the General's move",
+        )
+
+    def render_reserves(self, state: State) -> Node:
+        opts = self.placements(*self.pending) if self.pending is not None else {}
+        order = (0, 1) if self.flipped else (1, 0)  # the side at the top of the board first
+        kids: list[Node] = []
+        for owner in order:
+            counts: dict[int, int] = {}
+            for rc in state.reserves[owner]:
+                counts[rc] = counts.get(rc, 0) + 1
+            chips: list[Node] = []
+            for rc, n in sorted(counts.items()):
+                kind, level = rc >> 2, rc & 3
+                key = f"{R.KINDS[kind]}{level}"
+                usable = owner == state.to_move and rc in opts
+                letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
+                spec = (owner, kind, level)
+                chips.append(h(
+                    "button",
+                    h("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
+                    h("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
+                    type="button", cls="cq-res", data_key=key, id=f"cq-res-{owner}-{key}",
+                    aria_pressed="true" if usable and self.place_choice == rc else "false",
+                    aria_disabled=None if usable else "true",
+                    aria_label=f"{COLOURS[owner]} {R.NAMES[kind]} level {level}, {n} in reserve"
+                    + (", choose to place it" if usable else ""),
+                    on_click=lambda ev, o=owner, c=rc: self.click_reserve(o, c),
+                    on_pointerover=lambda ev, sp=spec: self.hover_reserve(sp),
+                    on_pointerout=lambda ev, k=key: self.leave_reserve(ev, k),
+                    on_focus=lambda ev, sp=spec: self.hover_reserve(sp),
+                    on_blur=lambda ev: self.hover_reserve(None),
+                ))
+            kids.append(h("h3", f"{COLOURS[owner]}'s reserve", id=f"cq-res-title-{owner}"))
+            kids.append(h("div", *(chips or [h("span", "empty", cls="empty")]), id=f"cq-res-{owner}",
+                          cls="cq-reserve", aria_labelledby=f"cq-res-title-{owner}"))
+        return h("div", *kids, cls="cq-reserves")
+
+    def render_info(self, state: State) -> Node:
+        """The move pattern of the fighter pointed at (or chosen): a diagram and words."""
+        if self.hover_res is not None:
+            owner, kind, level = self.hover_res
+            letter = R.KINDS[kind]
+            up = (owner == 0) != self.flipped
+            words = (f"{COLOURS[owner]} {R.NAMES[kind]} in the reserve, level {level} of {R.MAX_LEVEL[kind]}: "
+                     f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). "
+                     "It comes back next to its General after a General move (C4).")
+            return self.info_box(pattern_diagram(letter, level, owner, self.flipped), words)
+        sq = self.info_subject(state)
+        if sq is None:
+            return self.info_box([], INFO_IDLE)
+        p = state.board[sq]
+        owner, kind, level = R.owner_of(p), R.kind_of(p), R.level_of(p)
+        letter = R.KINDS[kind]
+        reach = [R.square_name(t) for t in R.reach(state.board, sq)]
+        up = (owner == 0) != self.flipped
+        words = (f"{COLOURS[owner]} {R.NAMES[kind]} on {R.square_name(sq)}, level {level} of {R.MAX_LEVEL[kind]}: "
+                 f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). ")
+        words += f"It can reach {', '.join(reach)} now." if reach else "It cannot move now."
+        if kind != R.GENERAL and level < R.MAX_LEVEL[kind]:
+            words += f" If captured it comes back at level {level + 1} (C3)."
+        elif kind != R.GENERAL:
+            words += " If captured it retires from the game (C3)."
+        return self.info_box(pattern_diagram(letter, level, owner, self.flipped), words)
+
+    @staticmethod
+    def info_box(diagram: list[Node], words: str) -> Node:
+        return h(
+            "div",
+            svg("svg", *diagram, id="cq-info-diagram", cls="cq-info-diagram", viewBox="0 0 154 154",
+                aria_hidden="true"),
+            h("p", words, id="cq-info-text"),
+            id="cq-info", cls="cq-info" + ("" if diagram else " is-empty"), aria_live="polite",
+        )
+
+    def render_moves(self) -> Node:
+        """The moves by number, White's then Black's; each shows the game after it."""
+        s = self.shell.session
+        assert s is not None
+        first_ply = s.match.states[0].ply
+        items: list[Node] = []
+        item: Node | None = None
+        for i, text in enumerate(s.match.log):
+            ply = first_ply + i
+            if item is None or ply % 2 == 0:
+                item = h("li", value=str(ply // 2 + 1))
+                items.append(item)
+                if ply % 2 == 1:
+                    item.children.append(h("span", "…"))
+            viewed = s.viewing == i + 1
+            item.children.append(h(
+                "button", h("code", text), type="button", cls="cq-ply" + (" is-viewed" if viewed else ""),
+                title=self.words(i), aria_label=f"View the game after {self.words(i)}",
+                on_click=lambda ev, k=i + 1: self.shell.jump(k),
+            ))
+        return h("div", h("ol", *items, id="cq-moves", cls="cq-moves", aria_label="Moves played"),
+                 cls="cq-moves-box")
+
+    def render_position(self, state: State) -> Node:
+        """The position's text (C6) and a link that opens the editor on it."""
+        text = position_to_text(state)
+        url = setup_link(self.shell.host.page_url(), text)
+        return h(
+            "div",
+            h("p", "Position (C6): ", h("span", text, id="cq-position", cls="cq-position")),
+            h("p", h("button", "Copy link to this position", type="button", id="cq-copy-setup", cls="small",
+                     data_copy=url),
+              " ", h("span", f"{len(url):,} characters", id="cq-setup-len", cls="muted"),
+              h("span", url, id="cq-setup-url", cls="url")),
+            h("p", "The position link opens the position editor with the position as it stands on the board, "
+                   "for anyone to play on from it.", cls="muted"),
+            id="cq-position-inner", cls="cq-links",
+        )
+
+    def prompt(self, view: Mapping[str, Any]) -> str:
+        s = self.shell.session
+        assert s is not None
+        out = view["outcome"]
+        if out is not None:
+            winners = out.get("winners") or []
+            return f"Game over: {COLOURS[winners[0]]} wins." if len(winners) == 1 else "Game over: a draw."
+        side = view["to_move"]
+        who = self.seat_label(side)
+        if s.locked():
+            return f"Move {view['move_number']}: {who} to move."
+        level = self.bot_level(side)
+        if level is not None:
+            return f"{who} (computer, {level}) to move."
+        if self.pending is not None:
+            return f"{who}: place a reserve fighter next to your General, or move without placing."
+        if self.selected is not None:
+            return f"{who}: choose where the {R.NAMES[R.kind_of(self.state().board[self.selected])]} goes."
+        danger = " Your General is in Danger!" if view["in_danger"] else ""
+        return f"{who} to move: choose a fighter.{danger}"
+
+    # -- the position editor (on the set-up) ----------------------------------------------------
+    def render_setup(self) -> dict[str, Node]:
+        back = None
+        if self.left_slot is not None:
+            back = h("button", "Back to the game", type="button", id="cq-back", cls="secondary",
+                     on_click=lambda ev: self.back_to_game())
+        return {
+            "cq-ed-toggle-box": h(
+                "p",
+                h("button", "Hide the position editor" if self.editor_open else "Set up a position…",
+                  type="button", id="cq-edit-open", cls="secondary", aria_controls="cq-editor",
+                  aria_expanded="true" if self.editor_open else "false",
+                  on_click=lambda ev: self.toggle_editor()),
+                " ", back,
+                cls="cq-actions", id="cq-ed-toggle",
+            ),
+            "cq-editor-box": self.render_editor(),
+        }
+
+    def toggle_editor(self) -> None:
+        self.editor_open = not self.editor_open
+
+    def ed_changed(self) -> None:
+        """The model changed (board, reserves, fields): the text box follows it."""
+        self.ed.text = self.ed.written()
+
+    def ed_click(self, sq: int) -> None:
+        self.ed.focus = sq
+        self.ed.put(sq)
+        self.ed_changed()
+
+    def ed_key(self, ev: Event) -> None:
+        """Editor board keys: arrows and Enter as on the game board; Delete or Backspace empties."""
+        sq = self.square_of(ev.data)
+        if sq is None:
+            return
+        if ev.key in ("Enter", " "):
+            ev.prevent()
+            self.ed_click(sq)
+        elif ev.key in ("Delete", "Backspace"):
+            ev.prevent()
+            self.ed.board[sq] = 0
+            self.ed_changed()
+        elif ev.key in ARROWS:
+            ev.prevent()
+            self.ed.focus = step_square(sq, ev.key, False)
+            self.shell.host.focus(f"cq-ed-sq-{R.square_name(self.ed.focus)}")
+        else:
+            return
+        self.soon()
+
+    def ed_set_tool(self, owner: int | None = None, kind: int | None | str = "", level: int | None = None) -> None:
+        """A radio of the tool: levels above the chosen kind's last level cannot be chosen."""
+        if owner is not None:
+            self.ed.owner = owner
+        if kind != "":
+            self.ed.kind = kind if isinstance(kind, int) else None
+        if level is not None:
+            self.ed.level = level
+        if self.ed.kind is not None:
+            self.ed.level = min(self.ed.level, R.MAX_LEVEL[self.ed.kind])
+
+    def ed_res_add(self) -> None:
+        c = self.ed.tool()
+        if c is None:
+            return
+        self.ed.res[self.ed.owner].append(c & 31)  # a General here: the parser refuses it (C3)
+        self.ed_changed()
+
+    def ed_res_remove(self, owner: int, rc: int) -> None:
+        if rc in self.ed.res[owner]:
+            self.ed.res[owner].remove(rc)
+        self.ed_changed()
+
+    def ed_fields(self, side: int | None = None, quiet: str | None = None, moveno: str | None = None) -> None:
+        if side is not None:
+            self.ed.side = side
+        if quiet is not None:
+            self.ed.quiet = number_field(quiet, 0)  # out of range: the parser says so
+        if moveno is not None:
+            self.ed.moveno = number_field(moveno, 1)
+        self.ed_changed()
+
+    def ed_set_text(self, text: str) -> None:
+        """Typed (or linked) text: a valid one sets the board; any gets the parser's verdict."""
+        self.ed.text = text
+        st, _ = verdict(text.strip())
+        if st is not None:
+            self.ed.load(st)
+
+    def ed_clear(self) -> None:
+        self.ed.board, self.ed.res = [0] * R.NSQ, [[], []]
+        self.ed_changed()
+
+    def ed_swap(self) -> None:
+        self.ed.swap()
+        self.ed_changed()
+
+    def ed_play(self) -> None:
+        """"Play from here": a new game from the editor's position with the set-up's players."""
+        st, words = verdict(self.ed.text.strip())
+        if st is None:  # the button is disabled then; Enter in the text box may still get here
+            self.shell.say(words, "error")
+            return
+        self.start_position = position_to_text(st)
         try:
-            slot = frame.store().get(sid)
-            match = frame.check_save(frame.store().open(sid))
-            slot_id, read_only = slot.id, slot.mode == "view"
-        except Exception as exc:
-            frame.show_error(str(exc))
-            match = None
-    if match is not None:
-        s = seats()
-        flipped = s[1] == "human" and s[0] != "human"
-        byid("cq-flip").setAttribute("aria-pressed", "true" if flipped else "false")
-        show_game()
-    elif setup_text is None:
-        render_saved()
-    frame.ready()
+            started = self.shell.start(self.shell.host.form_fields("shell-setup-form"))
+        finally:
+            self.start_position = None
+        if started is not None:
+            self.reveal_later("shell-title")
+
+    def ed_enter(self, ev: Event, play: bool = False) -> None:
+        """Enter in an editor field must not send the set-up form (the usual start)."""
+        if ev.key == "Enter":
+            ev.prevent()
+            if play:
+                self.ed_play()
+                self.soon()
+
+    def render_editor(self) -> Node:
+        ed = self.ed
+        st, words = verdict(ed.text.strip())
+        valid = position_to_text(st) if st is not None else None
+        url = setup_link(self.shell.host.page_url(), valid) if valid else ""
+
+        def radio(name: str, value: str, label: str, checked: bool, on: Callable[[], None],
+                  disabled: bool = False) -> Node:
+            return h("label", h("input", type="radio", name=name, value=value, checked=checked, disabled=disabled,
+                                on_change=lambda ev: on(), on_keydown=self.ed_enter), f" {label}")
+
+        kinds = [(str(R.KINDS[k]), R.NAMES[k], k) for k in range(5)] + [("-", "Eraser", None)]
+        top = R.MAX_LEVEL[ed.kind] if ed.kind is not None else 0
+        tools = h(
+            "fieldset",
+            h("legend", "Fighter to place"),
+            h("div", *[radio("cq-ed-owner", str(o), COLOURS[o], ed.owner == o,
+                             lambda o=o: self.ed_set_tool(owner=o)) for o in (0, 1)],
+              cls="cq-radios", role="radiogroup", aria_label="Colour"),
+            h("div", *[radio("cq-ed-kind", letter, name, ed.kind == k, lambda k=k: self.ed_set_tool(kind=k))
+                       for letter, name, k in kinds],
+              cls="cq-radios", role="radiogroup", aria_label="Kind"),
+            h("div", *[radio("cq-ed-level", str(n), f"Level {n}", ed.kind is not None and ed.level == n,
+                             lambda n=n: self.ed_set_tool(level=n), disabled=n > top) for n in (1, 2, 3)],
+              cls="cq-radios", role="radiogroup", aria_label="Level"),
+            cls="cq-tools",
+        )
+        reserves: list[Node] = []
+        for owner in (0, 1):
+            counts: dict[int, int] = {}
+            for rc in ed.res[owner]:
+                counts[rc] = counts.get(rc, 0) + 1
+            chips = []
+            for rc, n in sorted(counts.items()):
+                kind, level = rc >> 2, rc & 3
+                letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
+                chips.append(h(
+                    "button",
+                    h("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
+                    h("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
+                    h("span", "×", cls="x", aria_hidden="true"),
+                    type="button", cls="cq-res edit",
+                    aria_label=f"Remove one {COLOURS[owner]} {R.NAMES[kind]} level {level} from the reserve",
+                    on_click=lambda ev, o=owner, c=rc: self.ed_res_remove(o, c),
+                ))
+            reserves.append(h("h3", f"{COLOURS[owner]}'s reserve", id=f"cq-ed-res-title-{owner}"))
+            reserves.append(h("div", *(chips or [h("span", "empty", cls="empty")]), id=f"cq-ed-res-{owner}",
+                              cls="cq-reserve", aria_labelledby=f"cq-ed-res-title-{owner}"))
+        reserves.append(h("p", h("button", "Add the chosen fighter to its reserve", type="button",
+                                 id="cq-ed-res-add", cls="small secondary", disabled=ed.kind is None,
+                                 on_click=lambda ev: self.ed_res_add())))
+        fields = h(
+            "fieldset",
+            h("legend", "Game state"),
+            h("div", *[radio("cq-ed-side", "wb"[o], f"{COLOURS[o]} to move", ed.side == o,
+                             lambda o=o: self.ed_fields(side=o)) for o in (0, 1)],
+              cls="cq-radios", role="radiogroup", aria_label="Side to move"),
+            h("div",
+              h("label", "Plies without a capture", for_="cq-ed-quiet"),
+              h("input", type="number", id="cq-ed-quiet", min="0", max="200", value=str(ed.quiet),
+                inputmode="numeric", on_input=lambda ev: self.ed_fields(quiet=ev.value), on_keydown=self.ed_enter),
+              h("label", "Move number", for_="cq-ed-moveno"),
+              h("input", type="number", id="cq-ed-moveno", min="1", max="99999", value=str(ed.moveno),
+                inputmode="numeric", on_input=lambda ev: self.ed_fields(moveno=ev.value), on_keydown=self.ed_enter),
+              cls="row"),
+            cls="cq-tools",
+        )
+        panel = h(
+            "div",
+            tools,
+            h("div", *reserves, cls="cq-reserves"),
+            fields,
+            h("p",
+              h("button", "Usual start", type="button", id="cq-ed-start", cls="small secondary",
+                on_click=lambda ev: self.ed_set_text(R.START_TEXT)),
+              h("button", "Empty board", type="button", id="cq-ed-clear", cls="small secondary",
+                on_click=lambda ev: self.ed_clear()),
+              h("button", "Swap colours", type="button", id="cq-ed-flipsides", cls="small secondary",
+                on_click=lambda ev: self.ed_swap()),
+              cls="cq-actions"),
+            h("label", "Position text (C6): edit the board above or type here", for_="cq-ed-text"),
+            h("input", type="text", id="cq-ed-text", value=ed.text, autocomplete="off", spellcheck="false",
+              autocapitalize="off", maxlength="200", on_input=lambda ev: self.ed_set_text(ev.value),
+              on_keydown=lambda ev: self.ed_enter(ev, play=True)),
+            h("p", words, id="cq-ed-msg", cls="cq-ed-msg " + ("ok" if st is not None else "bad"), role="status",
+              aria_live="polite"),
+            h("p",
+              h("button", "Play from here", type="button", id="cq-ed-play", disabled=st is None,
+                on_click=lambda ev: self.ed_play()),
+              h("button", "Copy link to this position", type="button", id="cq-ed-copy", cls="secondary",
+                disabled=st is None, data_copy=url or None),
+              cls="cq-actions"),
+            h("p", h("span", url, id="cq-ed-url", cls="url"), cls="cq-links"),
+            h("p", "“Play from here” uses the players chosen above. The link opens this editor with the position, "
+                   "for anyone to play from it.", cls="muted"),
+            cls="cq-side",
+        )
+        return h(
+            "section",
+            h("h2", "Position editor", id="cq-ed-title"),
+            h("p", "Choose a fighter (colour, kind, level) or the eraser, then click or tap squares; on the keyboard, "
+                   "Tab to the board, move with the arrow keys and press Enter (Delete empties a square). Clicking a "
+                   "square that already holds the chosen fighter empties it.", cls="muted"),
+            h("div", h("div", self.render_editor_board(), cls="cq-boardbox"), panel, cls="cq-grid"),
+            id="cq-editor", cls="cq-editor", aria_labelledby="cq-ed-title", hidden=not self.editor_open,
+        )
+
+    def render_editor_board(self) -> Node:
+        ed = self.ed
+        rects, pieces = [], []
+        for r in range(R.SIZE):
+            for f in range(R.SIZE):
+                sq = r * R.SIZE + f
+                name = R.square_name(sq)
+                x, y = square_xy(sq, False)
+                p = ed.board[sq]
+                rects.append(svg(
+                    "rect", cls="sq " + ("dark" if (f + r) % 2 == 0 else "light"), id=f"cq-ed-sq-{name}",
+                    data_sq=name, x=x, y=y, width=S, height=S, tabindex=0 if sq == ed.focus else -1, role="button",
+                    aria_label=name + (f", {fighter_words(p)}" if p else ""),
+                    on_click=lambda ev, sq=sq: self.ed_click(sq), on_keydown=self.ed_key,
+                ))
+        for sq, p in enumerate(ed.board):
+            if p:
+                pieces.append(piece_node("cq-ed", sq, p, False))
+        return svg(
+            "svg",
+            svg("g", *rects, id="cq-ed-squares"),
+            svg("g", *coord_nodes(False), aria_hidden="true"),
+            svg("g", *pieces, id="cq-ed-pieces", aria_hidden="true"),
+            id="cq-ed-board", cls="cq-board", viewBox=f"0 0 {M + 6 * S + 4} {6 * S + M + 4}", role="group",
+            aria_label="Position editor board: Tab to reach a square, the arrow keys to move between squares, "
+                       "Enter to put the chosen fighter there or remove it",
+        )
 
 
-boot()
+def main() -> None:
+    """In the page: run The Game of Conquests on the shell."""
+    from shell_browser import run
+
+    run(ConquestsPage)
+
+

@@ -1,16 +1,26 @@
-"""The Game of Conquests play page in a real browser: a newcomer's path (issue #5)."""
+"""The Game of Conquests play page in a real browser: a newcomer's path (issue #5), on the
+game shell (seats, links, undo, the bot runner and messages come from ``site/py/shell.py``;
+the page logic itself is tested in CPython by ``tests/test_page_conquests.py``)."""
 from __future__ import annotations
 
 from urllib.parse import quote
+
+from playwright.sync_api import expect
 
 from conquest.savecode import make_fragment
 from conquest.session import Match
 
 MOVES = "#cq-moves code"
+TOAST = "#shell-toast"
 
 
 def n_moves(page) -> int:
     return page.locator(MOVES).count()
+
+
+def wait_moves(page, n: int, timeout: int = 60_000, at_least: bool = False) -> None:
+    op = ">=" if at_least else "==="
+    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length {op} {n}", timeout=timeout)
 
 
 def drag(page, frm: str, to: str) -> None:
@@ -23,36 +33,47 @@ def drag(page, frm: str, to: str) -> None:
     page.mouse.up()
 
 
+def top_of(page, selector: str) -> float:
+    return page.locator(selector).bounding_box()["y"]
+
+
 def test_conquests_newcomer_path(open_page) -> None:
     w = open_page("play/conquests/")
     page = w.page
     # the start position is drawn at build time, before Python runs
     assert page.locator("#cq-pieces .piece").count() == 16
-    page.select_option("#cq-seat-0", "human")
-    page.select_option("#cq-seat-1", "easy")
-    page.click("#cq-start")
-    page.wait_for_selector("#cq-game:not([hidden])")
+    page.select_option("#seat-who-0", "human")
+    page.select_option("#seat-who-1", "easy")
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-game:not([hidden])")
+    expect(page.locator("#shell-prompt")).to_contain_text("White to move")
+    # the side panel's controls keep their place whatever the status says
+    controls = top_of(page, "#cq-flip"), top_of(page, "#cq-typed")
     # click a Soldier: its legal squares are marked; click one to move
     page.click("#cq-sq-b2")
-    assert page.locator("#cq-marks .dot").count() == 3
+    expect(page.locator("#cq-marks .dot")).to_have_count(3)
+    assert (top_of(page, "#cq-flip"), top_of(page, "#cq-typed")) == controls
     page.click("#cq-sq-b3")
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length >= 2", timeout=60_000)
+    wait_moves(page, 2, at_least=True)
     assert page.locator(MOVES).first.inner_text() == "b2b3"
+    expect(page.locator("#shell-log li")).to_have_count(2)
+    assert (top_of(page, "#cq-flip"), top_of(page, "#cq-typed")) == controls
     # a typed illegal move is refused with the engine's reason, and nothing changes
     page.fill("#cq-typed-text", "a1a3")
     page.click("#cq-typed button")
-    assert "C2" in page.locator("#error-banner").inner_text()
+    expect(page.locator(TOAST)).to_contain_text("C2")
     assert n_moves(page) == 2
     # undo against the computer goes back to the person's turn
-    page.click("#cq-undo")
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 0")
+    page.click("#shell-undo")
+    wait_moves(page, 0)
+    expect(page.locator("#shell-log li")).to_have_count(0)
     # reload keeps the game (it is in a save slot); this move is dragged
     drag(page, "e2", "e3")
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length >= 2", timeout=60_000)
+    wait_moves(page, 2, at_least=True)
     page.reload()
     w.wait_engine()
-    page.wait_for_selector("#cq-game:not([hidden])")
-    assert page.locator(MOVES).first.inner_text() == "e2e3"
+    page.wait_for_selector("#shell-game:not([hidden])")
+    expect(page.locator(MOVES).first).to_have_text("e2e3")
     w.assert_clean()
 
 
@@ -61,29 +82,34 @@ def test_conquests_placement_and_danger_from_a_link(open_page) -> None:
     match = Match("conquests", {"position": "g5/6/6/6/5l++/2G3 SA w 0 1", "seats": ["human", "human"]})
     w = open_page("play/conquests/#" + make_fragment(match.save().to_json(), "h"))
     page = w.page
-    page.wait_for_selector("#cq-game:not([hidden])")
+    page.wait_for_selector("#shell-game:not([hidden])")
     # a reserve fighter shows its pattern too; before a General move it cannot be placed (C4)
     soldier = page.locator("#cq-res-0 button", has_text="Soldier")
     soldier.hover()
-    assert "White Soldier in the reserve, level 1 of 2: steps one square" in page.locator("#cq-info-text").inner_text()
-    assert page.locator("#cq-info-diagram .dot").count() == 3
+    expect(page.locator("#cq-info-text")).to_contain_text(
+        "White Soldier in the reserve, level 1 of 2: steps one square")
+    expect(page.locator("#cq-info-diagram .dot")).to_have_count(3)
     soldier.click(force=True)  # aria-disabled: it explains instead of doing nothing
-    assert "move your General first" in page.locator("#notice-banner").inner_text()
+    expect(page.locator(TOAST)).to_contain_text("move your General first")
     page.click("#cq-sq-c1")
+    page.wait_for_selector("#cq-sq-c1.is-selected")
     page.click("#cq-sq-c2")
-    assert page.locator("#cq-place").is_visible()
+    expect(page.locator("#cq-place")).to_be_visible()
     assert page.locator("#cq-place-skip").is_disabled()  # alone it would be in Danger (C5)
     page.locator("#cq-res-0 button", has_text="Soldier").click()
+    expect(page.locator("#cq-marks .place-ring")).to_have_count(1)
     page.click("#cq-sq-d2")
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1")
+    wait_moves(page, 1)
     assert page.locator(MOVES).first.inner_text() == "c1c2+S1@d2"
     # Black's Lancer takes the Soldier: White's General is in Danger
     page.click("#cq-sq-f2")
+    page.wait_for_selector("#cq-sq-f2.is-selected")
     page.click("#cq-sq-d2")
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 2")
-    assert "Danger! White's General on c2 is attacked by the Lancer on d2 (C5)." in page.locator("#cq-status").inner_text()
-    assert page.locator("#cq-marks .danger").count() == 1
-    assert page.locator("#cq-marks .danger-from").count() == 1
+    wait_moves(page, 2)
+    expect(page.locator("#cq-status")).to_contain_text(
+        "Danger! White's General on c2 is attacked by the Lancer on d2 (C5).")
+    expect(page.locator("#cq-marks .danger")).to_have_count(1)
+    expect(page.locator("#cq-marks .danger-from")).to_have_count(1)
     w.assert_clean()
 
 
@@ -108,19 +134,19 @@ def test_conquests_full_game_against_the_computer(open_page) -> None:
     w = open_page("play/conquests/#setup=" + quote(ENDGAME))
     page = w.page
     # the link opens the editor with the position, checked by the engine's parser
-    assert page.locator("#cq-editor").is_visible()
+    expect(page.locator("#cq-editor")).to_be_visible()
     assert page.input_value("#cq-ed-text") == ENDGAME
     assert page.locator("#cq-ed-msg").inner_text().startswith("A valid position: White to move")
-    page.select_option("#cq-seat-0", "human")
-    page.select_option("#cq-seat-1", "easy")
+    page.select_option("#seat-who-0", "human")
+    page.select_option("#seat-who-1", "easy")
     page.click("#cq-ed-play")
-    page.wait_for_selector("#cq-game:not([hidden])")
-    assert page.locator("#cq-position").inner_text() == ENDGAME
+    page.wait_for_selector("#shell-game:not([hidden])")
+    expect(page.locator("#cq-position")).to_have_text(ENDGAME)
     # hovering a fighter shows its move pattern: words, a diagram and its squares on the board
     page.hover("#cq-sq-d1")
-    assert "Champion on d1, level 1 of 3: slides any distance" in page.locator("#cq-info-text").inner_text()
-    assert page.locator("#cq-hover .reach").count() > 0
-    assert page.locator("#cq-info-diagram .arrow").count() == 8
+    expect(page.locator("#cq-info-text")).to_contain_text("Champion on d1, level 1 of 3: slides any distance")
+    expect(page.locator("#cq-hover .reach").first).to_be_attached()
+    expect(page.locator("#cq-info-diagram .arrow")).to_have_count(8)
     # White plays the engine's own hard choice (small budget: deterministic) through the UI,
     # clicking plain moves and typing placements; the computer (easy) answers each in the page
     typed = clicked = placed = 0
@@ -137,16 +163,20 @@ def test_conquests_full_game_against_the_computer(open_page) -> None:
             typed += 1
         else:
             page.click(f"#cq-sq-{action[:2]}")
+            page.wait_for_selector(f"#cq-sq-{action[:2]}.is-selected")
             page.click(f"#cq-sq-{action[2:4]}")
             if "+" in action:  # a General move with a placement (C4): the reserve fighter, then its square
                 letter, level, square = action[5], action[6], action[8:10]
                 name = R.NAMES[R.KINDS.index(letter)]
                 page.locator("#cq-res-0 button", has_text=f"{name}, level {level}").click()
-                assert page.locator("#cq-marks .place-ring").count() > 0
+                expect(page.locator("#cq-marks .place-ring").first).to_be_attached()
                 page.click(f"#cq-sq-{square}")
                 placed += 1
-            elif page.locator("#cq-place").is_visible():  # a General move that could have placed
-                page.click("#cq-place-skip")
+            else:
+                page.wait_for_function(
+                    f"document.querySelectorAll('{MOVES}').length > {n} || document.getElementById('cq-place')")
+                if page.locator("#cq-place").is_visible():  # a General move that could have placed
+                    page.click("#cq-place-skip")
             clicked += 1
         page.wait_for_function(
             f"document.querySelectorAll('{MOVES}').length >= {n + 2} || document.querySelector('{RESULT}')",
@@ -161,11 +191,13 @@ def test_conquests_full_game_against_the_computer(open_page) -> None:
     status = page.locator("#cq-status").inner_text()
     assert outcome.reason in status
     assert page.locator(RESULT).inner_text() in ("White wins.", "Black wins.", "Draw.")
+    assert page.locator("#shell-prompt").inner_text().startswith("Game over:")
     assert clicked >= 1
     # no more moves: the board offers nothing, the computer does not think
     page.click("#cq-sq-c1")
+    page.wait_for_timeout(300)
     assert page.locator("#cq-marks .dot, #cq-marks .ring").count() == 0
-    assert page.locator("#cq-thinking").is_hidden()
+    assert page.locator("#shell-thinking").is_hidden()
     # the computer's search speed is shown in the page
     stats = page.locator("#cq-ai-stats")
     assert "nodes per second" in stats.inner_text()
@@ -190,52 +222,55 @@ def test_conquests_position_editor(context, open_page) -> None:
     page = w.page
     page.set_viewport_size({"width": 360, "height": 740})
     page.click("#cq-edit-open")
-    assert page.locator("#cq-editor").is_visible()
+    expect(page.locator("#cq-editor")).to_be_visible()
+    assert page.get_attribute("#cq-edit-open", "aria-expanded") == "true"
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     assert page.locator("#cq-ed-board").bounding_box()["width"] <= 360
     assert ed_msg(page) == "A valid position: White to move, 15 legal moves."
     # an empty board is refused with the parser's reason; so is every step until it is whole
     page.click("#cq-ed-clear")
-    assert page.input_value("#cq-ed-text") == "6/6/6/6/6/6 - w 0 1"
+    expect(page.locator("#cq-ed-text")).to_have_value("6/6/6/6/6/6 - w 0 1")
     assert "White must have exactly one General on the board, found 0" in ed_msg(page)
     assert page.locator("#cq-ed-play").is_disabled()
     page.check('input[name="cq-ed-kind"][value="G"]')
     page.click("#cq-ed-sq-c1")
-    assert "Black must have exactly one General" in ed_msg(page)
+    expect(page.locator("#cq-ed-msg")).to_contain_text("Black must have exactly one General")
     # by keyboard: from c1 five squares up, Enter puts a Black General on c6
     page.check('input[name="cq-ed-owner"][value="1"]')
     page.focus("#cq-ed-sq-c1")
-    for _ in range(5):
+    for i in range(5):
         page.keyboard.press("ArrowUp")
+        page.wait_for_function(f"document.activeElement.id === 'cq-ed-sq-c{i + 2}'")
     page.keyboard.press("Enter")
-    assert page.input_value("#cq-ed-text") == "2g3/6/6/6/6/2G3 - w 0 1"
+    expect(page.locator("#cq-ed-text")).to_have_value("2g3/6/6/6/6/2G3 - w 0 1")
     assert ed_msg(page).startswith("A valid position: White to move")
     # a White level-3 Lancer on c4 attacks c6 while Black is not to move: refused (C5)
     page.check('input[name="cq-ed-owner"][value="0"]')
     page.check('input[name="cq-ed-kind"][value="L"]')
     page.check('input[name="cq-ed-level"][value="3"]')
     page.click("#cq-ed-sq-c4")
-    assert page.input_value("#cq-ed-text") == "2g3/6/2L++3/6/6/2G3 - w 0 1"
+    expect(page.locator("#cq-ed-text")).to_have_value("2g3/6/2L++3/6/6/2G3 - w 0 1")
     assert "Black is not to move but its General is in Danger (C5)" in ed_msg(page)
     assert page.locator("#cq-ed-play").is_disabled()
     page.check('input[name="cq-ed-side"][value="b"]')
+    expect(page.locator("#cq-ed-msg")).to_contain_text("Black's General is in Danger (C5).")
     assert ed_msg(page).endswith("Black's General is in Danger (C5).")
     # a General in a reserve is refused (C3); the chip removes it again
     page.check('input[name="cq-ed-kind"][value="G"]')
-    assert page.locator('input[name="cq-ed-level"][value="2"]').is_disabled()  # a General has one level
+    expect(page.locator('input[name="cq-ed-level"][value="2"]')).to_be_disabled()  # a General has one level
     page.click("#cq-ed-res-add")
-    assert "a General is never in the reserve (C3)" in ed_msg(page)
+    expect(page.locator("#cq-ed-msg")).to_contain_text("a General is never in the reserve (C3)")
     page.locator("#cq-ed-res-0 button").click()
-    assert ed_msg(page).startswith("A valid position: Black to move")
+    expect(page.locator("#cq-ed-msg")).to_contain_text("A valid position: Black to move")
     # typed text: an invalid one gets the parser's message and leaves the board alone
     pieces = page.locator("#cq-ed-pieces .piece").count()
     page.fill("#cq-ed-text", "2g3/6/2L++3/6/6/2G9 - b 0 1")
-    assert ed_msg(page) == "C6: bad position text: unexpected '9' in rank 1"
+    expect(page.locator("#cq-ed-msg")).to_have_text("C6: bad position text: unexpected '9' in rank 1")
     assert page.locator("#cq-ed-play").is_disabled()
     assert page.locator("#cq-ed-pieces .piece").count() == pieces
     # a valid one redraws the board (levels as chevrons) and sets the fields
     page.fill("#cq-ed-text", "2g3/6/2L++3/6/6/2G3 s b 7 12")
-    assert page.locator("#cq-ed-pieces .piece").count() == 3
+    expect(page.locator("#cq-ed-pieces .piece")).to_have_count(3)
     assert page.locator("#cq-ed-pieces .piece .chev").count() == 5
     assert page.input_value("#cq-ed-moveno") == "12"
     assert page.input_value("#cq-ed-quiet") == "7"
@@ -243,35 +278,43 @@ def test_conquests_position_editor(context, open_page) -> None:
     url = page.locator("#cq-ed-url").inner_text()
     assert url.endswith("play/conquests/#setup=2g3%2F6%2F2L%2B%2B3%2F6%2F6%2F2G3%20s%20b%207%2012")
     page.click("#cq-ed-copy")
-    page.wait_for_function("!document.getElementById('notice-banner').hidden")
-    assert page.locator("#notice-banner").inner_text().strip().startswith("Link copied.")
+    expect(page.locator(TOAST)).to_contain_text("Link copied.")
     assert page.evaluate("navigator.clipboard.readText()") == url
-    # play from here, two people: the game starts at that position, Black in Danger
-    page.select_option("#cq-seat-0", "human")
-    page.select_option("#cq-seat-1", "human")
-    page.click("#cq-ed-play")
-    page.wait_for_selector("#cq-game:not([hidden])")
-    assert page.locator("#cq-position").inner_text() == "2g3/6/2L++3/6/6/2G3 s b 7 12"
+    # Enter in the text box plays from here too (it does not send the set-up form's usual start)
+    page.select_option("#seat-who-0", "human")
+    page.select_option("#seat-who-1", "human")
+    page.focus("#cq-ed-text")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#shell-game:not([hidden])")
+    expect(page.locator("#cq-position")).to_have_text("2g3/6/2L++3/6/6/2G3 s b 7 12")
     status = page.locator("#cq-status").inner_text()
     assert "Move 12: Black to move." in status and "Black's General on c6 is attacked by the Lancer on c4" in status
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     # by keyboard on the game board: Enter chooses the General, an arrow and Enter move it
     page.focus("#cq-sq-c6")
     page.keyboard.press("Enter")
-    assert "General on c6" in page.locator("#cq-info-text").inner_text()
+    expect(page.locator("#cq-info-text")).to_contain_text("General on c6")
+    page.wait_for_selector("#cq-sq-c6.is-selected")
     page.keyboard.press("ArrowLeft")
-    assert page.evaluate("document.activeElement.id") == "cq-sq-b6"
+    page.wait_for_function("document.activeElement.id === 'cq-sq-b6'")
     page.keyboard.press("Enter")
     page.click("#cq-place-skip")  # the General could place its reserve Soldier (C4); not now
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1")
-    # "Set up this position" takes the game's position back into the editor
+    wait_moves(page, 1)
+    # "Set up this position" asks first, then takes the game's position into the editor
+    w.answers.append(True)
     page.click("#cq-edit-here")
-    assert page.locator("#cq-editor").is_visible()
-    assert page.input_value("#cq-ed-text") == "1g4/6/2L++3/6/6/2G3 s w 8 13"
+    expect(page.locator("#cq-editor")).to_be_visible()
+    assert page.locator("#shell-game").is_hidden()
+    expect(page.locator("#cq-ed-text")).to_have_value("1g4/6/2L++3/6/6/2G3 s w 8 13")
+    # and "Back to the game" returns to it as it was
+    page.click("#cq-back")
+    page.wait_for_selector("#shell-game:not([hidden])")
+    expect(page.locator("#cq-position")).to_have_text("1g4/6/2L++3/6/6/2G3 s w 8 13")
+    assert n_moves(page) == 1
     # the position link opens the editor on another page with the same text
-    url = page.locator("#cq-ed-url").inner_text()
+    url = page.locator("#cq-setup-url").inner_text()
     other = open_page("play/" + url.split("/play/", 1)[1])
-    assert other.page.input_value("#cq-ed-text") == "1g4/6/2L++3/6/6/2G3 s w 8 13"
+    expect(other.page.locator("#cq-ed-text")).to_have_value("1g4/6/2L++3/6/6/2G3 s w 8 13")
     assert other.page.locator("#cq-ed-msg").inner_text().startswith("A valid position: White to move")
     other.assert_clean()
     w.assert_clean()
@@ -281,36 +324,55 @@ def test_conquests_hostile_position_link_is_text(open_page) -> None:
     hostile = '<img src=x onerror="alert(1)"> / - w'
     w = open_page("play/conquests/#setup=" + quote(hostile))
     page = w.page
-    assert page.input_value("#cq-ed-text") == hostile
+    expect(page.locator("#cq-ed-text")).to_have_value(hostile)
     assert ed_msg(page).startswith("C6: bad position text:")
     assert page.locator("#cq-editor img, #cq-ed-msg *").count() == 0
     assert page.locator("#cq-ed-play").is_disabled()
     # a damaged escape is refused with a message; the page keeps working
     w2 = open_page("play/conquests/#setup=%E0%A4%A")
-    assert "damaged" in w2.page.locator("#error-banner").inner_text()
+    expect(w2.page.locator(TOAST)).to_contain_text("damaged")
+    assert w2.page.locator("#shell-setup").is_visible()
     w2.assert_clean()
     w.assert_clean()
 
 
 def test_conquests_computer_thinks_in_slices_within_its_time(context, open_page) -> None:
-    # the time per move is this browser's preference: 1 second
-    context.add_init_script("localStorage.setItem('conquest:conquests:think-seconds', '1')")
+    # the time per move is this browser's preference: 10 seconds (long enough to act meanwhile)
+    context.add_init_script("localStorage.setItem('conquest:conquests:think-seconds', '10')")
     w = open_page("play/conquests/")
     page = w.page
-    page.select_option("#cq-seat-0", "hard")  # the computer plays White: it moves first
-    page.select_option("#cq-seat-1", "human")
-    page.click("#cq-start")
-    page.wait_for_selector("#cq-thinking:not([hidden])")
-    assert page.input_value("#cq-think") == "1"
+    page.select_option("#seat-who-0", "hard")  # the computer plays White: it moves first
+    page.select_option("#seat-who-1", "human")
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-thinking")
+    assert "White (computer) is thinking" in page.locator("#shell-thinking").inner_text()
+    assert page.input_value("#cq-think") == "10"
     assert page.get_attribute("#cq-flip", "aria-pressed") == "true"  # Black's side at the bottom
+    assert page.locator("#cq-progress").is_visible()
     # the page answers while the computer thinks: the flip button works at once
     page.click("#cq-flip")
-    assert page.get_attribute("#cq-flip", "aria-pressed") == "false"
-    assert "is thinking" in page.locator("#cq-thinking-text").inner_text()
-    page.wait_for_function(f"document.querySelectorAll('{MOVES}').length === 1", timeout=30_000)
-    assert page.locator("#cq-thinking").is_hidden()
+    expect(page.locator("#cq-flip")).to_have_attribute("aria-pressed", "false")
+    assert n_moves(page) == 0 and page.locator("#shell-thinking").is_visible()
+    # the thinking bar moves between slices, without a re-render
+    page.wait_for_function("parseFloat(document.getElementById('cq-progress-fill').style.width) > 0")
+    wait_moves(page, 1, timeout=40_000)
+    expect(page.locator("#shell-thinking")).to_be_hidden()
     stats = page.locator("#cq-ai-stats")
     assert "Computer (hard)" in stats.inner_text() and "nodes per second" in stats.inner_text()
     assert int(stats.get_attribute("data-nps")) > 0
-    print(f"\nhard, 1 s per move: {stats.inner_text()}")
+    print(f"\nhard, 10 s per move: {stats.inner_text()}")
+    # a shorter time for the next moves; Stop pauses the computer (nothing is played) and
+    # "Let the computer play" goes on
+    page.select_option("#cq-think", "3")
+    page.click("#cq-sq-b5")
+    page.wait_for_selector("#cq-sq-b5.is-selected")
+    page.click("#cq-sq-b4")
+    page.wait_for_selector("#shell-bot-stop")
+    page.click("#shell-bot-stop")
+    expect(page.locator("#shell-bot-go")).to_be_visible()
+    expect(page.locator(TOAST)).to_contain_text("paused")
+    page.wait_for_timeout(4000)
+    assert n_moves(page) == 2
+    page.click("#shell-bot-go")
+    wait_moves(page, 3, timeout=30_000)
     w.assert_clean()

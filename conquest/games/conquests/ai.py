@@ -22,19 +22,26 @@ Why this shape:
 Levels: ``random``; ``easy`` (1 ply, short quiescence, much noise: a beginner can win);
 ``medium`` (2 plies, full quiescence, a little noise); ``hard`` (iterative deepening to a
 node budget, default 60,000, or a deadline on ``time.monotonic()``).
+
+:class:`SearchBot` is the :class:`conquest.bots.Bot` of each level (``GAME.bot_levels()``):
+its ``think`` generator runs the :class:`Search` a few milliseconds at a time and yields
+in between, so the page shell's bot runner plays it in slices; a page may give it a time
+per move (``seconds``) and listen to its progress.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
+from conquest.bots import Bot
+from conquest.core import Game
 from conquest.rng import Rng
 
 from . import rules as R
 from .game import GAME, Action, State
 
-__all__ = ["LEVELS", "Search", "choose_action", "random_action", "evaluate"]
+__all__ = ["LEVELS", "Search", "SearchBot", "choose_action", "random_action", "evaluate"]
 
 LEVELS = ("random", "easy", "medium", "hard")
 
@@ -550,3 +557,79 @@ def random_action(state: State, rng: Rng) -> Action:
     if not actions:
         raise ValueError("the game is over: there is no move to choose")
     return actions[rng.below(len(actions))]
+
+
+class SearchBot(Bot):
+    """A computer player of one level for the page shell: the :class:`Search` in small steps.
+
+    Why a generator over ``Search.step``: the shell's runner advances ``think`` for about
+    30 ms per slice and then lets the page answer clicks, so each step here searches only
+    about ``STEP_MS`` (the node count adapts to the machine's speed) and yields.
+
+    ``seconds`` is the time per move (the page's setting): ``hard`` then deepens until that
+    time is up (no node budget of its own), the other levels stop there at the latest. It
+    is measured from the first step, so a pause before the bot starts does not count.
+    ``on_progress(bot)`` is called between steps, ``on_done(bot)`` once with the figures
+    (``search.nodes``, ``search.depth``, ``busy`` seconds inside the steps).
+    """
+
+    #: milliseconds of search per step (several steps fit in one of the runner's slices)
+    STEP_MS = 4.0
+
+    def __init__(
+        self,
+        level: str,
+        rng: Rng | None = None,
+        *,
+        seconds: float | None = None,
+        node_budget: int | None = None,
+        on_progress: Callable[[SearchBot], None] | None = None,
+        on_done: Callable[[SearchBot], None] | None = None,
+    ) -> None:
+        super().__init__(rng)
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        self.level = level
+        self.seconds = seconds
+        self.node_budget = node_budget
+        self.on_progress = on_progress
+        self.on_done = on_done
+        self.step_nodes = 300
+        self.search: Search | None = None
+        self.busy = 0.0
+        self.started = 0.0
+
+    def think(self, game: Game[Any, Any], state: State) -> Generator[None, None, Action]:
+        self.started = time.monotonic()
+        deadline = self.started + self.seconds if self.seconds else None
+        budget = self.node_budget
+        if budget is None and deadline is not None and self.level == "hard":
+            budget = 10**9  # the time per move decides, not the default node budget
+        search = Search(state, self.level, rng=self.rng, node_budget=budget, deadline=deadline)
+        self.search = search
+        self.busy = 0.0
+        while True:
+            t0 = time.perf_counter()
+            action = search.step(self.step_nodes)
+            took = time.perf_counter() - t0
+            self.busy += took
+            if action is not None:
+                break
+            if took > 0.0005:  # aim each step at STEP_MS on this machine
+                want = self.step_nodes * self.STEP_MS / (1000.0 * took)
+                self.step_nodes = int(max(50, min(20_000, want)))
+            if self.on_progress is not None:
+                self.on_progress(self)
+            yield
+        if self.on_done is not None:
+            self.on_done(self)
+        return action
+
+    def progress(self) -> float:
+        """0..1 for a progress bar: the share of the time per move for a timed hard search,
+        else the search's own measure."""
+        if self.search is None:
+            return 0.0
+        if self.level == "hard" and self.seconds and not self.search.done:
+            return min(1.0, (time.monotonic() - self.started) / self.seconds)
+        return self.search.progress()

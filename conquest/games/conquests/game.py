@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -340,6 +340,44 @@ def apply_move(state: State, action: Action) -> State:
     )
 
 
+# -- seats -------------------------------------------------------------------------------------
+
+_COLOUR_RE = re.compile(r"^#[0-9a-f]{6}$")
+_SEAT_KEYS = frozenset({"name", "colour", "bot"})
+_NAME_MAX = 40
+
+
+def _normalize_seat(seat: Any) -> str | dict[str, str]:
+    """One seat of the ``seats`` option: a level name (older links) or the shell's seat.
+
+    Why both: links made before the page shell carry ``"human"``/``"hard"``; the shell
+    writes the seat's name and colour too. A name is data shown as text, never markup.
+    """
+    bad = InvalidOptions(
+        "options.seats",
+        f"each seat is one of {', '.join(SEAT_KINDS)} or a seat with a name, a colour (#rrggbb) "
+        "and optionally a computer level",
+    )
+    if isinstance(seat, str):
+        if seat not in SEAT_KINDS:
+            raise bad
+        return seat
+    if not isinstance(seat, Mapping) or not set(seat) <= _SEAT_KEYS:
+        raise bad
+    name, colour = seat.get("name"), seat.get("colour")
+    if not isinstance(name, str) or not name.strip() or len(name) > _NAME_MAX:
+        raise bad
+    if not isinstance(colour, str) or not _COLOUR_RE.match(colour.lower()):
+        raise bad
+    out = {"name": name, "colour": colour.lower()}
+    if "bot" in seat:
+        bot = seat["bot"]
+        if not isinstance(bot, str) or bot not in SEAT_KINDS or bot == "human":
+            raise bad
+        out["bot"] = bot
+    return out
+
+
 # -- the game ----------------------------------------------------------------------------------
 
 
@@ -352,9 +390,11 @@ class ConquestsGame(Game[State, Action]):
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """``position`` (C6 text, default: the start of C1), stored canonical; ``seats``; ``title``.
 
-        ``seats`` (optional) says who plays White and Black: ``"human"`` or a computer level
-        (``random``, ``easy``, ``medium``, ``hard``). The rules ignore it; it rides in the
-        save so that a link to a game against the computer continues against it.
+        ``seats`` (optional) says who plays White and Black: each ``"human"`` or a computer
+        level (``random``, ``easy``, ``medium``, ``hard``), or the page shell's seat
+        ``{"name": ..., "colour": "#rrggbb", "bot": level}`` (``bot`` left out for a person).
+        The rules ignore it; it rides in the save so that a link to a game against the
+        computer continues against it.
         """
         opts = dict(options or {})
         unknown = sorted(set(opts) - {"position", "seats", "title"})
@@ -366,15 +406,11 @@ class ConquestsGame(Game[State, Action]):
             opts.pop("position", None)
         if "seats" in opts:
             seats = opts["seats"]
-            if (
-                not isinstance(seats, (list, tuple))
-                or len(seats) != 2
-                or not all(isinstance(x, str) and x in SEAT_KINDS for x in seats)
-            ):
+            if not isinstance(seats, (list, tuple)) or len(seats) != 2:
                 raise InvalidOptions(
                     "options.seats", f"seats must be two of {', '.join(SEAT_KINDS)} (White, Black)"
                 )
-            opts["seats"] = list(seats)
+            opts["seats"] = [_normalize_seat(x) for x in seats]
         if "title" in opts:  # the site's name for the game (saved-games list); data, never markup
             title = opts["title"]
             if not isinstance(title, str) or len(title) > 200:
@@ -546,6 +582,26 @@ class ConquestsGame(Game[State, Action]):
             "repetitions": self.repetitions(state),
             "outcome": out.to_json() if out else None,
         }
+
+    # -- what the page shell asks (charts, computer players) ----------------------------------
+    def stats(self, state: State) -> dict[str, list[float]]:
+        """Fighters each side has on the board and in its reserve: the shell's chart shows
+        captures (a fighter moves from one side's board to the other's reserve, C3) and
+        placements (back from the reserve, C4) over the game."""
+        board = [0.0, 0.0]
+        for p in state.board:
+            if p:
+                board[R.owner_of(p)] += 1
+        return {
+            "Fighters on the board": board,
+            "In reserve": [float(len(state.reserves[0])), float(len(state.reserves[1]))],
+        }
+
+    def bot_levels(self) -> dict[str, Callable[[Any], Any]]:
+        """The computer levels of :mod:`.ai`, weakest first, as bots the shell drives in slices."""
+        from .ai import LEVELS, SearchBot
+
+        return {level: functools.partial(SearchBot, level) for level in LEVELS}
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return state_to_json(state)
