@@ -351,7 +351,7 @@ def test_undo_against_the_computer_returns_to_the_person() -> None:
     assert shell.bot_step(30.0) is True  # the fake clock stands still: one slice thinks to the end
     assert len(log(shell)) == 2 and "Computer (easy)" in page.ai_words
     fire(trees(shell)["shell-bar"], "#shell-undo", "click")
-    assert log(shell) == [] and shell.message == ("notice", "Took back your last move and the computer's reply.")
+    assert log(shell) == [] and shell.message == ("notice", "Took back the last 2 steps, back to your move.")
     assert shell.bot_turn() is None  # the person is to move: the computer does not play again
     # between two people, undo takes back one move
     shell, page, host = started()

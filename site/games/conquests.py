@@ -310,7 +310,6 @@ class ConquestsPage(GamePage):
         self.left_slot: str | None = None  # the game left for the editor ("Back to the game")
         self.start_position: str | None = None  # "Play from here": the position of the next start
         self.reduced_motion = False  # set by the browser runner
-        self._seen: tuple[Any, int] | None = None  # (session, log length) after the last change
         self._words: list[tuple[Any, str]] = []  # describe_action of each logged move (cached)
         self._soon = False
 
@@ -385,36 +384,12 @@ class ConquestsPage(GamePage):
         self.editor_open = False
         self.left_slot = None
         self.hover = None
-        self._seen = (s, len(s.match.log))
 
     def reset(self) -> None:
-        """Forget half-made choices; after an undo against the computer, go on taking back
-        until a person is to move (else the computer would at once play again)."""
+        """Forget half-made choices (the shell's undo itself goes back to a person's move)."""
         self.selected = self.pending = self.place_choice = None
         self.hover_res = None
         self.drag = None
-        s = self.shell.session
-        if s is None:
-            self._seen = None
-            return
-        if self._seen is not None and self._seen[0] is s and len(s.match.log) < self._seen[1]:
-            self._back_to_a_person()
-        self._seen = (s, len(s.match.log))
-
-    def _back_to_a_person(self) -> None:
-        s = self.shell.session
-        assert s is not None
-        if s.mode != "host" or not s.humans():
-            return
-        taken = 0
-        while s.match.log and not s.locked():
-            seat = s.acting_seat()
-            if seat is None or not s.seats()[seat].is_bot:
-                break
-            s.undo()
-            taken += 1
-        if taken:
-            self.shell.say("Took back your last move and the computer's reply.")
 
     def make_bot(self, level: str, rng: Rng) -> SearchBot:
         """The computer with this browser's time per move; it reports its progress and figures."""
@@ -602,10 +577,7 @@ class ConquestsPage(GamePage):
         if going and not self.shell.host.confirm(question):
             return False
         self.left_slot = s.slot_id
-        self.shell.session = None
-        self.shell.clear_message()
-        self.reset()
-        self.shell.host.go("?")
+        self.shell.close()
         return True
 
     def edit_here(self) -> None:

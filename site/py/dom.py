@@ -18,8 +18,7 @@ from ui import Event, Node
 
 document = js.document
 _handlers: dict[str, Any] = {}
-_owned: dict[str, list[str]] = {}  # mount id -> handler keys it made
-_counter = [0]
+_owned: dict[str, int] = {}  # mount id -> how many handler keys its last render made
 _listening: set[str] = set()
 _report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
 _after: list[Any] = [None]
@@ -111,10 +110,12 @@ def _listen(kind: str) -> None:
 
 
 def _key(owner: str, fn: Any) -> str:
-    _counter[0] += 1
-    k = f"{owner}.{_counter[0]}"
+    """Keys count up from 0 in each render of a container, so an element in the same place
+    keeps the same key and a re-render does not rewrite every ``data-on-*`` attribute."""
+    n = _owned.get(owner, 0)
+    _owned[owner] = n + 1
+    k = f"{owner}.{n}"
     _handlers[k] = fn
-    _owned.setdefault(owner, []).append(k)
     return k
 
 
@@ -194,8 +195,8 @@ def mount(container: Any, tree: Node, owner: str | None = None) -> None:
     if nullish(container):
         return
     owner = owner or str(container.id or "anon")
-    for k in _owned.pop(owner, []):
-        _handlers.pop(k, None)
+    for n in range(_owned.pop(owner, 0)):  # the next render reuses (or drops) these keys
+        _handlers.pop(f"{owner}.{n}", None)
     children = tree.children if tree.tag == "#fragment" else [tree]
     _patch_children(container, children, owner)
 

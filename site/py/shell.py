@@ -195,9 +195,19 @@ class BotTurn:
     seat: int
     thinking: Generator[None, None, Any]
     key: tuple[int, int, bool]
+    bot: Any = None
     secret: bool = False
     slices: int = 0
     busy_ms: float = 0.0
+
+    def progress(self) -> float | None:
+        """How far the bot has thought, 0..1, when it says (``Bot.progress``)."""
+        fn = getattr(self.bot, "progress", None)
+        try:
+            value = fn() if callable(fn) else None
+        except Exception:  # a figure for people; never worth breaking the page for
+            return None
+        return None if value is None else max(0.0, min(1.0, float(value)))
 
     def advance(self, budget_ms: float, clock: Callable[[], float]) -> tuple[bool, Any]:
         """Think for about ``budget_ms``; ``(True, choice)`` when done."""
@@ -581,18 +591,33 @@ class Shell:
             return
         try:
             removed = s.undo()
+            # against the computer, back to the last person's move (else it would play again)
+            steps = 1 if removed else 0
+            while removed and s.humans() and s.match.log and (seat := s.acting_seat()) is not None \
+                    and s.seats()[seat].is_bot:
+                s.undo()
+                steps += 1
         except ConquestError as exc:
             self.say(exc.message, "error")
             return
         if removed:
-            last = s.match.undone[-1] if s.match.undone else None
-            taken = list(last[1]) if last is not None and last[0] == len(s.match.log) else []
+            n = len(s.match.log)
+            taken = [x for at, texts in s.match.undone if at >= n for x in texts]
+            what = "the last step" if steps == 1 else f"the last {steps} steps, back to your move"
             self.say(
-                "Took back the last step."
-                + (f" Its chance result stays on record as taken back ({', '.join(taken)})." if taken else ""),
+                f"Took back {what}."
+                + (f" Chance results stay on record as taken back ({', '.join(taken)})." if taken else ""),
                 "notice",
             )
         self.after_change(keep_message=True)
+
+    def close(self) -> None:
+        """Back to the set-up (the game stays in the saved games)."""
+        self.session = None
+        self.clear_message()
+        if self.page is not None:
+            self.page.reset()
+        self.host.go("?")
 
     def after_change(self, keep_message: bool = False) -> None:
         if not keep_message:
@@ -659,7 +684,7 @@ class Shell:
             bot = (levels.get(s.seats()[seat].who) or next(iter(levels.values())))(Rng(None))
         state = s.match.state
         thinking = bot.think_secret(self.game, state, seat) if secret else bot.think(self.game, state)
-        s.bot = BotTurn(seat, thinking, key, secret)
+        s.bot = BotTurn(seat, thinking, key, bot=bot, secret=secret)
         return s.bot
 
     def bot_step(self, budget_ms: float) -> bool:
@@ -732,9 +757,12 @@ class Shell:
         thinking = None
         if s.bot is not None or s.bot_to_act() is not None:
             who = s.seat_name(s.bot.seat if s.bot else s.bot_to_act())
+            progress = s.bot.progress() if s.bot is not None else None
             thinking = h(
                 "span",
                 h("span", f"{who} (computer) is thinking…", cls="shell-thinking-text"),
+                h("progress", max="100", value=str(int(progress * 100)), id="shell-bot-progress",
+                  aria_label="How far the computer has thought") if progress is not None else None,
                 h("button", "Stop", type="button", id="shell-bot-stop", cls="small secondary",
                   on_click=lambda ev: self.stop_bots()),
                 id="shell-thinking", cls="shell-thinking", role="status",
@@ -1005,10 +1033,9 @@ def line_chart(
         if len(line) == 1:
             kids.append(svg("circle", cx=f"{sx(line[0][0]):.1f}", cy=f"{sy(line[0][1]):.1f}", r=3, fill=seat.colour))
         else:
-            kids.append(
-                svg("polyline", points=" ".join(f"{sx(x):.1f},{sy(v):.1f}" for x, v in line), fill="none",
-                    stroke=seat.colour, stroke_width=2.2, stroke_dasharray=dash or None)
-            )
+            points = " ".join(f"{sx(x):.1f},{sy(v):.1f}" for x, v in line)
+            kids.append(svg("polyline", points=points, fill="none", stroke=seat.colour, stroke_width=2.2,
+                            stroke_dasharray=dash or None))
         ends.append([sy(line[-1][1]), p, line[-1][1]])
     ends.sort()
     for i in range(1, len(ends)):  # keep the end labels apart
