@@ -52,7 +52,9 @@ __all__ = ["CampaignGame", "Rules", "Setup", "rules", "SEATS"]
 
 SEATS = 3
 MAX_NAME = 40
-_OPTION_KEYS = {"players", "seconds", "map", "categories", "pack", "pack_categories"}
+_OPTION_KEYS = {"players", "seats", "seconds", "map", "categories", "pack", "pack_categories"}
+_SEAT_KEYS = {"name", "colour", "bot"}
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _GUESS_PURPOSES = ("expand", "tiebreak", "final")
 
 
@@ -180,7 +182,11 @@ def setup_of(opts: str) -> Setup:
     bank = load_bank()
     pack = o.get("pack")
     return Setup(
-        names=tuple(o.get("players") or (f"Player {i + 1}" for i in range(SEATS))),
+        names=tuple(
+            o.get("players")
+            or [seat["name"] for seat in o.get("seats", ())]
+            or (f"Player {i + 1}" for i in range(SEATS))
+        ),
         seconds=o.get("seconds", r.seconds),
         map_id=o.get("map", r.map_id),
         categories=tuple(o.get("categories", [] if pack else list(bank.categories))),
@@ -200,27 +206,68 @@ def _illegal(code: str, message: str) -> IllegalAction:
 # ------------------------------------------------------------------------------------------
 # Options
 # ------------------------------------------------------------------------------------------
-def _norm_players(raw: Any) -> list[str] | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, list) or len(raw) != SEATS:
-        raise InvalidOptions("options.players", f"S2: exactly {SEATS} players, as a list of names")
+def _clean_names(raw: list[Any], code: str) -> list[str]:
+    """Three different names without control characters (S2), spaces tidied."""
     names: list[str] = []
     for i, p in enumerate(raw):
         if isinstance(p, Mapping):
             p = p.get("name")
         if not isinstance(p, str) or not p.strip():
-            raise InvalidOptions("options.players", f"S2: player {i + 1} needs a name")
+            raise InvalidOptions(code, f"S2: player {i + 1} needs a name")
         name = " ".join(p.split())
         if re.search("[\x00-\x1f\x7f-\x9f\ud800-\udfff]", name):
-            raise InvalidOptions("options.players", f"player {i + 1}'s name holds a control character")
+            raise InvalidOptions(code, f"player {i + 1}'s name holds a control character")
         if len(name) > MAX_NAME:
-            raise InvalidOptions("options.players", f"player {i + 1}'s name is longer than {MAX_NAME}")
+            raise InvalidOptions(code, f"player {i + 1}'s name is longer than {MAX_NAME}")
         if name.casefold() in {n.casefold() for n in names}:
-            raise InvalidOptions("options.players", f"two players are called {name!r}")
+            raise InvalidOptions(code, f"two players are called {name!r}")
         names.append(name)
+    return names
+
+
+def _norm_players(raw: Any) -> list[str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != SEATS:
+        raise InvalidOptions("options.players", f"S2: exactly {SEATS} players, as a list of names")
+    names = _clean_names(raw, "options.players")
     # default names are left out of links
     return None if names == [f"Player {i + 1}" for i in range(SEATS)] else names
+
+
+def _norm_seats(raw: Any) -> list[dict[str, str]] | None:
+    """S2: the seats as the play page sets them up: a name, a colour and, for a computer
+    player, its level. The page reads them back from a link or a slot (the shell's
+    ``Session.seats``), so a game reopens with the same bots and colours. Colours must be
+    ``#rrggbb`` (they reach the page's styles) and levels must be the data file's."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != SEATS:
+        raise InvalidOptions("options.seats", f"S2: exactly {SEATS} seats, each {{name, colour, bot}}")
+    for i, item in enumerate(raw):
+        if not isinstance(item, Mapping) or set(item) - _SEAT_KEYS:
+            raise InvalidOptions("options.seats", f"S2: seat {i + 1} must be {{name, colour, bot}}")
+    names = _clean_names(raw, "options.seats")
+    levels = rules().bots
+    seats: list[dict[str, str]] = []
+    for i, (item, name) in enumerate(zip(raw, names, strict=True)):
+        seat = {"name": name}
+        colour = item.get("colour")
+        if colour is not None:
+            if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+                raise InvalidOptions("options.seats", f"seat {i + 1}'s colour must look like #56b4e9")
+            seat["colour"] = colour.lower()
+        bot = item.get("bot")
+        if bot is not None:
+            if bot not in levels:
+                raise InvalidOptions(
+                    "options.seats", f"S2: seat {i + 1}'s computer level must be one of {', '.join(levels)}"
+                )
+            seat["bot"] = bot
+        seats.append(seat)
+    if seats == [{"name": f"Player {i + 1}"} for i in range(SEATS)]:  # the defaults stay out of links
+        return None
+    return seats
 
 
 def _norm_map(raw: Any) -> str:
@@ -265,9 +312,14 @@ class CampaignGame(Game[State, Action]):
             raise InvalidOptions("options.unknown", f"unknown Short Campaign options: {', '.join(unknown)}")
         r = rules()
         out: dict[str, Any] = {}
+        if o.get("players") is not None and o.get("seats") is not None:
+            raise InvalidOptions("options.seats", "S2: give the players either as seats or as names, not both")
         names = _norm_players(o.get("players"))
         if names is not None:
             out["players"] = names
+        seats = _norm_seats(o.get("seats"))
+        if seats is not None:
+            out["seats"] = seats
         seconds = o.get("seconds", r.seconds)
         if not isinstance(seconds, int) or isinstance(seconds, bool) or not r.seconds_min <= seconds <= r.seconds_max:
             raise InvalidOptions(

@@ -1,0 +1,136 @@
+"""The Short Campaign page in a real browser: one person and two computer players, to the end.
+
+The page's logic is tested in CPython (tests/test_page_campaign.py); this keeps the glue:
+the build-time map takes clicks, the question screen takes clicks, number keys and a typed
+guess with Enter, the countdown ticks, the bots play through the shell's runner, and the game
+ends with its winner, with no console error. The person answers at once and skips the pause
+after each reveal ("Show the question now"), so the game takes well under a minute of play.
+Before it, the set-up's file input reads a broken question pack (its problems listed as
+text) and a good one, which is then removed again.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+PACK = Path(__file__).resolve().parent.parent / "data" / "campaign_pack.json"
+#: what the stage waits for when the person must act, and the end
+ACTING = ("hold", "answer-guess", "answer-choice", "pick", "attack", "over")
+
+
+def stage(page) -> tuple[str, str]:
+    el = page.locator("#cp-stage-inner")
+    return str(el.get_attribute("data-act")), str(el.get_attribute("data-step"))
+
+
+def wait_acting(page, last_step: str | None) -> tuple[str, str]:
+    """Until the person must act (or the game is over) at a step other than ``last_step``."""
+    page.wait_for_function(
+        """([acting, last]) => {
+            const el = document.getElementById('cp-stage-inner');
+            return el && acting.includes(el.dataset.act) && (el.dataset.step !== last || el.dataset.act === 'hold');
+        }""",
+        arg=[list(ACTING), last_step or ""],
+        timeout=30_000,
+    )
+    return stage(page)
+
+
+def click_territory(page, t: int) -> None:
+    """A real mouse click on a point of territory ``t`` not covered by a label or a mark."""
+    point = page.evaluate(
+        """(id) => {
+            const el = document.getElementById(id);
+            el.scrollIntoView({ block: "center" });
+            const r = el.getBoundingClientRect();
+            for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
+                const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
+                if (document.elementFromPoint(x, y) === el) return [x, y];
+            }
+            return null;
+        }""",
+        f"cp-t{t}",
+    )
+    assert point is not None, f"territory {t} has no free point to click"
+    page.mouse.click(*point)
+
+
+def test_a_whole_game_with_one_person_and_two_bots(open_page, tmp_path: Path) -> None:
+    started = time.monotonic()
+    w = open_page("play/campaign/")
+    page = w.page
+    assert page.locator("#cp-map .territory").count() == 15  # the map is in the HTML
+    page.fill("#seat-name-0", HOSTILE)
+    assert page.input_value("#seat-who-1") == "Medium" and page.input_value("#seat-who-2") == "Medium"
+    page.wait_for_selector("#cp-cat-capitals")  # the categories need the engine
+
+    # a question pack from a file: a broken one says why (as text), a good one loads
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"title": HOSTILE, "questions": [{"type": "riddle", "text": HOSTILE}]}))
+    page.set_input_files("#cp-pack-file", str(broken))
+    page.wait_for_selector("#cp-pack-problems li")
+    assert '"type" must be "choice" or "guess"' in page.inner_text("#cp-pack-problems")
+    page.set_input_files("#cp-pack-file", str(PACK))
+    page.wait_for_selector("#cp-pack-title")
+    assert page.inner_text("#cp-pack-title") == "“Test pack”"
+    assert not page.is_checked("#cp-cat-capitals") and "16 guess" not in page.inner_text("#cp-count")
+    page.click("#cp-pack-remove")
+    page.wait_for_selector("#cp-pack-title", state="detached")
+    assert page.is_checked("#cp-cat-capitals")
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-game:not([hidden])")
+
+    counts = {"key": 0, "click": 0, "guess": 0, "hold": 0, "map": 0, "list": 0}
+    step: str | None = None
+    for _ in range(400):
+        act, step = wait_acting(page, step)
+        if act == "over":
+            break
+        if act == "hold":
+            counts["hold"] += 1
+            page.click("#cp-go")
+            page.wait_for_function("document.getElementById('cp-stage-inner').dataset.act !== 'hold'")
+            step = None
+            continue
+        if act == "answer-guess":
+            low = int(page.get_attribute("#cp-guess", "min") or 0)
+            high = int(page.get_attribute("#cp-guess", "max") or 0)
+            assert page.evaluate("document.activeElement.id") == "cp-guess"  # focused for typing
+            if counts["guess"] == 0:  # the countdown ticks (host.later), focus and all
+                shown = page.inner_text("#cp-secs")
+                page.wait_for_function("t => document.getElementById('cp-secs').textContent !== t", arg=shown)
+                assert int(page.inner_text("#cp-secs").split()[0]) < int(shown.split()[0])
+                assert page.evaluate("document.activeElement.id") == "cp-guess"
+            page.keyboard.type(str((low + high) // 3))
+            page.keyboard.press("Enter")
+            counts["guess"] += 1
+        elif act == "answer-choice":
+            if counts["key"] <= counts["click"]:
+                assert page.evaluate("document.activeElement.id") == "cp-opt-0"
+                page.keyboard.press("2" if counts["key"] % 2 == 0 else "c")
+                counts["key"] += 1
+            else:
+                page.click("#cp-opt-0")
+                counts["click"] += 1
+        else:  # pick or attack: on the map, now and then from the list below it
+            choices = page.locator("#cp-map .territory.is-eligible")
+            assert choices.count() > 0
+            if counts["map"] <= 2 * counts["list"]:
+                click_territory(page, int(choices.first.get_attribute("data-index") or 0))
+                counts["map"] += 1
+            else:
+                page.locator("#cp-choose-inner button").first.click()
+                counts["list"] += 1
+    else:
+        raise AssertionError("the game did not end")
+
+    final = page.inner_text("#cp-final")
+    assert "wins with" in final and "points" in final
+    assert "wins with" in page.inner_text("#shell-prompt")
+    assert counts["key"] >= 1 and counts["click"] >= 1 and counts["guess"] >= 3 and counts["map"] >= 1, counts
+    assert page.locator("img[src=x]").count() == 0 and HOSTILE in page.inner_text("#cp-score")
+    assert page.locator("#shell-log li").count() > 20
+    w.assert_clean()
+    assert time.monotonic() - started < 120, "the game took too long"
