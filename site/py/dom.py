@@ -77,6 +77,8 @@ def _dispatch(ev: Any) -> None:
     event = Event(
         type=kind, value=value, checked=checked, key=key, detail=detail, fields=fields,
         x=x, y=y, data=data, under=under, raw=ev,
+        ctrl=bool(getattr(ev, "ctrlKey", False)), alt=bool(getattr(ev, "altKey", False)),
+        meta=bool(getattr(ev, "metaKey", False)), shift=bool(getattr(ev, "shiftKey", False)),
     )
     try:
         fn(event)

@@ -248,9 +248,11 @@ class Session:
 
     # -- seats ------------------------------------------------------------------------
     def seats(self) -> list[Seat]:
-        """Seats from the options: ``seats`` (or the Metagame's ``players``)."""
+        """Seats from the options: ``seats``, or ``players`` (where a bare string is a name;
+        in ``seats`` a bare string is a bot level, as older Game of Conquests links have)."""
         raw = self.match.options.get("seats")
-        if not isinstance(raw, list):
+        names_only = not isinstance(raw, list)
+        if names_only:
             raw = self.match.options.get("players")
         out: list[Seat] = []
         n = self.game.max_players if not isinstance(raw, list) else len(raw)
@@ -264,8 +266,10 @@ class Session:
                 colour = str(item.get("colour") or colour)
                 bot = item.get("bot")
                 who = str(bot) if isinstance(bot, str) and bot else HUMAN
+            elif isinstance(item, str) and names_only:
+                name = item or name
             elif isinstance(item, str):  # a level name alone
-                who = item if item != HUMAN else HUMAN
+                who = item
             out.append(Seat(name, colour, who))
         return out
 
@@ -449,6 +453,11 @@ class GamePage:
 
         A page overrides this for its own settings (e.g. a time limit per move)."""
         return None
+
+    def on_key(self, ev: Any) -> bool:
+        """A key pressed anywhere on the page outside a text field (``ui.Event`` with
+        ``key`` and modifiers); True when the page used it."""
+        return False
 
     def pick(self, index: int) -> None:
         """A pick on the build-time board (the map's click, tap or Enter): ``game-pick``."""

@@ -22,7 +22,7 @@ import frame
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from shell import GamePage, Shell, check_save
-from ui import Node
+from ui import Event, Node
 
 from conquest.core import get_game
 from conquest.savecode import SaveCodeError, parse_fragment
@@ -154,6 +154,7 @@ class Runner:
         frame.on(document, "click", self.on_copy)
         frame.on(js.window, "hashchange", lambda ev: self.open_fragment())
         frame.on(document, "game-pick", self.on_pick)
+        frame.on(document, "keydown", self.on_key)
         frame.on(document, "click", self.on_seat_move)
         frame.on(document, "click", self.on_audience_open)
         try:
@@ -261,6 +262,20 @@ class Runner:
             return
         self.guard(self.page.pick, int(str(detail)))
         self.render()
+
+    def on_key(self, ev: Any) -> None:
+        """Keys for the page wherever the focus is, except while typing in a field."""
+        target = ev.target
+        tag = "" if frame.nullish(target) else str(getattr(target, "tagName", "") or "").lower()
+        if tag in ("input", "textarea", "select") or self.shell.session is None:
+            return
+        event = Event(
+            type="keydown", key=str(ev.key or ""), ctrl=bool(ev.ctrlKey), alt=bool(ev.altKey),
+            meta=bool(ev.metaKey), shift=bool(ev.shiftKey), raw=ev,
+        )
+        if self.guard(self.page.on_key, event):
+            ev.preventDefault()
+            self.render()
 
     def on_seat_move(self, ev: Any) -> None:
         """The set-up's ↑ ↓: swap a seat's fields with its neighbour's (turn order)."""

@@ -44,6 +44,11 @@ class Event:
     fields: dict[str, str] = field(default_factory=dict)
     #: pointer position in client pixels (pointer events), and the ``data-*`` attributes of
     #: the element the handler is on and of the element under the pointer (for drags)
+    #: modifier keys held (keyboard and pointer events)
+    ctrl: bool = False
+    alt: bool = False
+    meta: bool = False
+    shift: bool = False
     x: float = 0.0
     y: float = 0.0
     data: dict[str, str] = field(default_factory=dict)
