@@ -505,6 +505,7 @@ class Shell:
         self.field_errors: dict[str, str] = {}
         self.log_shown = LOG_SHOWN
         self.show_codes = False
+        self._links_cache: tuple[Any, Node] | None = None
         self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
@@ -891,6 +892,9 @@ class Shell:
     def render_links(self, base: str) -> Node:
         s = self.session
         assert s is not None
+        key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode)
+        if self._links_cache is not None and self._links_cache[0] == key:
+            return self._links_cache[1]  # compressing the save again for every click is waste
         links = s.links(base)
         rows = []
         for mode, label in (("h", "host"), ("v", "view")):
@@ -918,7 +922,9 @@ class Shell:
                     cls="shell-link-row",
                 )
             )
-        return h("div", *rows, id="shell-links-inner")
+        tree = h("div", *rows, id="shell-links-inner")
+        self._links_cache = (key, tree)
+        return tree
 
     def render_saved(self, slots: Sequence[Slot], current: str | None = None) -> Node:
         """This game's saved games in this browser, newest first: resume any of them."""
