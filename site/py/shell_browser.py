@@ -123,6 +123,7 @@ class Runner:
         self.page = page_class(self.shell)
         self.shell.page = self.page
         self.bot_scheduled = False
+        self.last_bot_seat: int | None = None
         self.rendering = False
         self.channel: Any = None
         self.audience = False
@@ -451,8 +452,13 @@ class Runner:
         if self.bot_scheduled or self.shell.bot_turn() is None:
             return
         self.bot_scheduled = True
-        turn = self.shell.session.bot if self.shell.session else None
-        delay = BOT_PAUSE_MS if turn is not None and turn.slices == 0 else 0
+        s = self.shell.session
+        turn = s.bot if s else None
+        seat = turn.seat if turn is not None else None
+        # a pause when a bot starts after someone else, so a quick reply does not look like a
+        # jump; none between one bot's many small decisions (placing troops one by one)
+        delay = BOT_PAUSE_MS if turn is not None and turn.slices == 0 and seat != self.last_bot_seat else 0
+        self.last_bot_seat = seat
         self.host.later(delay, self.bot_slice)
 
     def bot_slice(self) -> None:
