@@ -106,14 +106,14 @@ def main() -> int:
             page2 = browser.new_context().new_page()
             page2.goto(url + "play/metagame/#" + make_fragment(save, "h"))
             page2.wait_for_function(READY, timeout=120_000)
-            opened = page2.inner_text("#mg-perf")
-            host_len = page2.inner_text("#mg-host-len")
+            opened = page2.inner_text("#shell-perf")
+            host_len = page2.inner_text("#shell-host-len")
             legal = [str(a) for a in GAME.legal_actions(replay(save).state)]
             step = ""
             if legal:
                 page2.fill("#mg-typed-text", legal[-1])
                 page2.press("#mg-typed-text", "Enter")
-                step = page2.inner_text("#mg-perf")
+                step = page2.inner_text("#shell-perf")
             # the page's own "Measure" button (its own bot campaign of 500 actions)
             page2.click("#mg-speed")
             page2.wait_for_function(

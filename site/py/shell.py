@@ -506,6 +506,8 @@ class Shell:
         self.log_shown = LOG_SHOWN
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
+        #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
+        self.perf: dict[str, float] = {}
         self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
@@ -574,11 +576,13 @@ class Shell:
         s = self.session
         if s is None:
             return False
+        t0 = self.host.clock()
         try:
             s.play(action)
         except ConquestError as exc:
             self.say(exc.message, "error")
             return False
+        self.perf["apply"] = self.host.clock() - t0
         self.after_change()
         return True
 
@@ -789,6 +793,20 @@ class Shell:
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
         )
+
+    def render_perf(self) -> Node:
+        """How fast the engine and the page are in this very browser (figures for hosts)."""
+        s, perf = self.session, self.perf
+        parts = []
+        if "replay" in perf and s is not None:
+            parts.append(f"Game of {plural(int(perf.get('replay_steps', 0)), 'step')} replayed in "
+                         f"{perf['replay']:.0f} ms on opening")
+        if "apply" in perf:
+            parts.append(f"last step: engine {perf['apply']:.1f} ms")
+        if "render" in perf:
+            parts.append(f"page update {perf['render']:.0f} ms")
+        return h("p", ("Speed in this browser: " + "; ".join(parts) + ".") if parts else "",
+                 id="shell-perf-inner", cls="muted")
 
     def render_viewing(self) -> Node:
         s = self.session

@@ -193,7 +193,9 @@ class Runner:
                 raise SaveCodeError(
                     "game", "That link holds a game of another kind; open it from the home page."
                 )
+            t0 = self.host.clock()
             match = check_save(save)
+            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
         except SaveCodeError as exc:
             js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
             self.shell.say(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.", "error")
@@ -218,7 +220,9 @@ class Runner:
         try:
             slot = self.host.store.get(slot_id)
             save = self.host.store.open(slot_id)
+            t0 = self.host.clock()
             match = check_save(save)
+            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
         except (SaveCodeError, StorageError, KeyError) as exc:
             msg = getattr(exc, "message", None) or str(exc)
             self.shell.say(f"{msg} Start a new game or resume another below.", "error")
@@ -399,8 +403,12 @@ class Runner:
         if self.rendering:
             return
         self.rendering = True
+        t0 = self.host.clock()
         try:
             self._render()
+            self.shell.perf["render"] = self.host.clock() - t0
+            if self.shell.session is not None:
+                dom.mount_id("shell-perf", self.shell.render_perf())
         finally:
             self.rendering = False
         self.schedule_bot()
