@@ -54,7 +54,6 @@ class Inputs:
     games: dict[str, Any]  # the registered engines
     rules: dict[str, tuple[str, str]]  # id -> (title, markdown)
     maps: list[Any] = field(default_factory=list)
-    world_data: dict[str, Any] = field(default_factory=dict)
     conquests_data: dict[str, Any] = field(default_factory=dict)
     credits: list[dict[str, str]] = field(default_factory=list)
     pyodide_version: str = ""
@@ -116,7 +115,6 @@ def load_inputs() -> Inputs:
             raise BuildError(ROOT / "conquest" / "data" / "maps" / f"{map_id}.json", str(exc)) from None
 
     data_dir = ROOT / "conquest" / "data"
-    world = read_json(data_dir / "world.json")
     conquests = read_json(data_dir / "conquests.json")
 
     pyodide_pkg = read_json(NODE / "pyodide" / "package.json")
@@ -130,7 +128,6 @@ def load_inputs() -> Inputs:
         games=registry,
         rules=rules,
         maps=maps,
-        world_data=world,
         conquests_data=conquests,
         credits=load_credits(maps),
         pyodide_version=pyodide_pkg["version"],
@@ -173,8 +170,6 @@ class Page:
 def rules_body(inp: Inputs, gid: str) -> str:
     source = SITE_SRC / "rules" / f"{gid}.md"
     replacements: dict[str, Callable[[], str]] = {
-        "table:world-card-values": lambda: rules_mod.world_card_table(inp.world_data, source),
-        "table:world-continents": lambda: rules_mod.world_continent_table(inp.maps, source),
         "diagrams:conquests": lambda: rules_mod.conquests_diagrams(inp.conquests_data, source),
     }
     if gid in inp.games:

@@ -39,38 +39,6 @@ def markdown_to_html(text: str, source: Path, replacements: dict[str, Callable[[
     return body
 
 
-def world_card_table(data: dict[str, Any], source: Path) -> str:
-    """W5's trade values, from the game's data file conquest/data/world.json."""
-    values = data["trade_values"]
-    step = data["trade_step_after"]
-    rows = "".join(f"<tr><td>{i + 1}</td><td>{v}</td></tr>" for i, v in enumerate(values))
-    n = len(values)
-    more = "".join(
-        f"<tr><td>{n + k}</td><td>{values[-1] + step * k}</td></tr>" for k in range(1, 3)
-    )
-    return (
-        '<table class="data"><caption>Card trade values, counted over the whole game (W5)</caption>'
-        "<thead><tr><th>Trade</th><th>Troops</th></tr></thead><tbody>"
-        f"{rows}{more}<tr><td>then</td><td>+{step} each trade</td></tr></tbody></table>"
-    )
-
-
-def world_continent_table(maps: list[Any], source: Path) -> str:
-    """W1's continents and bonuses: the groups of the world42 map."""
-    world = next((m for m in maps if m.id == "world42"), None)
-    if world is None:
-        raise BuildError(ROOT / "conquest" / "data" / "maps" / "world42.json", "needed for [[table:world-continents]]")
-    rows = "".join(
-        f"<tr><td>{html.escape(g.name)}</td><td>{len(g.territories)}</td><td>+{g.bonus}</td></tr>"
-        for g in world.groups
-    )
-    return (
-        '<table class="data"><caption>Continents and their bonuses (W1, W4)</caption>'
-        "<thead><tr><th>Continent</th><th>Territories</th><th>Bonus</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
-    )
-
-
 def data_table(table: dict[str, Any], source: Path) -> str:
     """One table a game gives its rules page (``Game.rules_tables``), escaped here."""
     try:
