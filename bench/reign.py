@@ -1,0 +1,320 @@
+"""Benchmark of To Reign Supreme's balance and bots (not a test: prints figures, asserts nothing).
+
+Run (it is heavy; the machine is shared): ``nice .venv/bin/python bench/reign.py``
+
+Prints:
+
+- **Seat balance** (R9: "values are tuned by bot self-play so that neither seat wins more
+  than 55%"): for each setup, ``--games`` games of the Heuristic bot against itself and
+  ``--mc-games`` of the Monte Carlo bot against itself; seat 1's win rate with a 95%
+  interval, average turns, games stopped unfinished.
+- **Strategy cards**: for each card, how often it is played (share of all battle choices),
+  how often the side playing it wins that battle, and how often the player who played it
+  goes on to win the game.
+- **Levels against each other**: every pair of levels, half the games with each seating.
+- **Time per bot decision** (mean, 95th percentile, max) for turn actions and for secret
+  battle choices, per level. The page runs Pyodide, roughly 2-3x slower than CPython.
+
+``--tune N`` instead runs N rounds of the random local search that tuned the reconstructed
+values (R9): it changes one to three values of the data file by one step, keeps a change
+when the seat balance over ``--games`` Heuristic games per setup gets closer to 50%, and
+prints the overrides it found (apply them to ``conquest/data/reign.json`` by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conquest.bots import Bot, RandomBot, run_thinking  # noqa: E402
+from conquest.games.reign.actions import Reveal  # noqa: E402
+from conquest.games.reign.bots import HeuristicBot, MonteCarloBot  # noqa: E402
+from conquest.games.reign.data import raw_data, rules_from_dict  # noqa: E402
+from conquest.games.reign.engine import ReignGame  # noqa: E402
+from conquest.rng import Rng  # noqa: E402
+from conquest.session import Match  # noqa: E402
+
+LEVELS: dict[str, Callable[[Rng], Bot]] = {"Random": RandomBot, "Heuristic": HeuristicBot, "Monte Carlo": MonteCarloBot}
+SETUPS = ("easy", "challenging")
+MAX_ACTIONS = 3000
+
+
+# -- one game -------------------------------------------------------------------------------
+def play(game: ReignGame, setup: str, levels: Sequence[str], seed: int) -> dict[str, Any]:
+    """One seeded game; returns the winner, turns, every battle's cards and who won it, and
+    the time of every bot decision."""
+    bots = [LEVELS[levels[0]](Rng(seed * 2 + 1)), LEVELS[levels[1]](Rng(seed * 2 + 2))]
+    match = Match(game, {"setup": setup, "seed": seed}, rng=Rng(seed))
+    match.resolve_chance()
+    times: dict[str, list[float]] = {"turn": [], "secret": []}
+    plays: list[tuple[int, int, bool]] = []  # (seat, card index, won the battle)
+    for _ in range(MAX_ACTIONS):
+        state = match.state
+        if game.outcome(state) is not None:
+            break
+        seats = game.simultaneous(state)
+        if seats:
+            parts = {}
+            for s in seats:
+                t = time.perf_counter()
+                parts[s] = run_thinking(bots[s].think_secret(game, state, s))
+                times["secret"].append(time.perf_counter() - t)
+            action = game.join_secret(state, parts)
+        else:
+            seat = game.to_move(state)
+            t = time.perf_counter()
+            action = run_thinking(bots[seat].think(game, state))
+            times["turn"].append(time.perf_counter() - t)
+        match.play(action)
+        if isinstance(action, Reveal):
+            rep = match.state.last
+            for s in (0, 1):
+                won = rep.won if s == rep.attacker else not rep.won
+                plays.append((s, game.rules.card_index(action.parts[s].card), won))
+    out = game.outcome(match.state)
+    return {
+        "winner": out.winners[0] if out else None,
+        "turns": match.state.turn,
+        "plays": plays,
+        "times": times,
+        "levels": list(levels),
+    }
+
+
+def _job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[int]]) -> list[dict[str, Any]]:
+    overrides, setup, levels, seeds = args
+    game = ReignGame(rules_from_dict(apply_overrides(overrides or {})))
+    return [play(game, setup, levels, seed) for seed in seeds]
+
+
+def run_games(
+    overrides: dict[str, Any] | None, setup: str, levels: tuple[str, str], n: int, procs: int, seed0: int = 0
+) -> list[dict[str, Any]]:
+    """``n`` games over ``procs`` processes (the seeds are the same for any ``procs``)."""
+    seeds = list(range(seed0, seed0 + n))
+    chunks = [(overrides, setup, levels, seeds[k::procs]) for k in range(procs)]
+    if procs == 1:
+        return _job(chunks[0])
+    with Pool(procs) as pool:
+        return [g for part in pool.map(_job, chunks) for g in part]
+
+
+# -- figures --------------------------------------------------------------------------------
+def interval(k: int, n: int) -> str:
+    """A share with its 95% (Wilson) interval."""
+    if n == 0:
+        return "n/a"
+    p = k / n
+    z = 1.96
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return f"{100 * p:5.1f}% [{100 * (c - h):4.1f}-{100 * (c + h):4.1f}]"
+
+
+def balance(games: list[dict[str, Any]], label: str) -> None:
+    done = [g for g in games if g["winner"] is not None]
+    wins1 = sum(1 for g in done if g["winner"] == 1)
+    turns = statistics.mean(g["turns"] for g in games)
+    print(
+        f"  {label:38} {len(games):5} games  seat 1 (first) wins {interval(len(done) - wins1, len(done))}"
+        f"  seat 2 wins {interval(wins1, len(done))}  turns {turns:5.1f}  unfinished {len(games) - len(done)}"
+    )
+
+
+def cards(game: ReignGame, games: list[dict[str, Any]], label: str) -> None:
+    n_cards = len(game.rules.cards)
+    played = [0] * n_cards
+    won = [0] * n_cards
+    game_won = [0] * n_cards
+    for g in games:
+        for seat, card, w in g["plays"]:
+            played[card] += 1
+            won[card] += w
+            game_won[card] += g["winner"] == seat
+    total = sum(played)
+    print(f"  {label}: {total} battle choices")
+    print(f"    {'card':16} {'values':12} {'play rate':>10} {'battle won':>11} {'game won':>9}")
+    for i, c in enumerate(game.rules.cards):
+        vals = f"{c.attack.value}/{c.defence.value}/{c.damage.value}/{c.coins.value}"
+        rate = 100 * played[i] / total if total else 0.0
+        bw = 100 * won[i] / played[i] if played[i] else 0.0
+        gw = 100 * game_won[i] / played[i] if played[i] else 0.0
+        print(f"    {c.name:16} {vals:12} {rate:9.1f}% {bw:10.1f}% {gw:8.1f}%")
+
+
+def decision_times(games: list[dict[str, Any]], level: str) -> None:
+    """Decision times of self-play games (both seats are ``level``)."""
+    for kind in ("turn", "secret"):
+        ts = sorted(t for g in games for t in g["times"][kind])
+        if not ts:
+            continue
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        print(
+            f"  {level:12} {kind:6} {len(ts):6} decisions  mean {1000 * statistics.mean(ts):7.1f} ms"
+            f"  p95 {1000 * p95:7.1f} ms  max {1000 * ts[-1]:7.1f} ms"
+        )
+
+
+# -- tuning ---------------------------------------------------------------------------------
+def _set(d: Any, path: str, value: int) -> None:
+    keys = path.split(".")
+    for k in keys[:-1]:
+        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
+    cur = d[keys[-1]]
+    d[keys[-1]] = {"value": value, "reconstructed": True} if isinstance(cur, dict) else value
+
+
+def _get(d: Any, path: str) -> int:
+    keys = path.split(".")
+    for k in keys[:-1]:
+        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
+    v = d[keys[-1]]
+    return v["value"] if isinstance(v, dict) else v
+
+
+def apply_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
+    d = raw_data()
+    for path, value in overrides.items():
+        _set(d, path, value)
+    return d
+
+
+def knobs() -> dict[str, tuple[int, int]]:
+    """The reconstructed values (R9) the search may change, with their ranges."""
+    out: dict[str, tuple[int, int]] = {}
+    d = raw_data()
+    for t in d["territories"]:
+        for face in ("influenced", "controlled"):
+            for key, v in t[face].items():
+                if isinstance(v, dict):
+                    out[f"territories.{t['code']}.{face}.{key}"] = (0, 4)
+    for c in d["strategy_cards"]:
+        if isinstance(c["attack"], dict):
+            code = c["code"]
+            out[f"strategy_cards.{code}.attack"] = (2, 3)
+            out[f"strategy_cards.{code}.defence"] = (1, 6)
+            out[f"strategy_cards.{code}.damage"] = (1, 5)
+            out[f"strategy_cards.{code}.coins"] = (0, 3)
+    return out
+
+
+def worked_example_holds(d: dict[str, Any]) -> bool:
+    """The seed's example turn adds up (see tests/test_reign.py): Player 1 with the Workshop,
+    Citadel and Mine Controlled and the Agricultural Lands Influenced has Resupply 6 coins and
+    8 swords; Player 2 with the Training Grounds Controlled and the Harbour Influenced, 1 and 4;
+    before the battle Player 1's floor is at most (3, 6) and Player 2's above (2, 5)."""
+    g = lambda p: _get(d, p)  # noqa: E731
+    wc, ws = g("territories.w.controlled.coins"), g("territories.w.controlled.swords")
+    cc, cs = g("territories.c.controlled.coins"), g("territories.c.controlled.swords")
+    ac, as_ = g("territories.a.influenced.coins"), g("territories.a.influenced.swords")
+    mc, ms = g("territories.m.controlled.coins"), g("territories.m.controlled.swords")
+    sc, ss = g("territories.s.controlled.coins"), g("territories.s.controlled.swords")
+    hc, hs = g("territories.h.influenced.coins"), g("territories.h.influenced.swords")
+    return (
+        (wc + cc + ac + mc, ws + cs + as_ + ms, sc + hc, ss + hs) == (6, 8, 1, 4)
+        and wc + cc + ac <= 3
+        and ws + cs + as_ <= 6
+        and (sc + hc + mc > 2 or ss + hs + ms > 5)
+    )
+
+
+def tune(rounds: int, n: int, procs: int, seed: int) -> None:
+    rnd = random.Random(seed)
+    ranges = knobs()
+    base: dict[str, Any] = {}
+
+    def measure(ov: dict[str, Any]) -> tuple[float, list[float], float]:
+        shares = []
+        turns = []
+        unfinished = 0
+        for setup in SETUPS:
+            games = run_games(ov, setup, ("Heuristic", "Heuristic"), n, procs)
+            done = [g for g in games if g["winner"] is not None]
+            unfinished += len(games) - len(done)
+            shares.append(sum(g["winner"] == 0 for g in done) / max(1, len(done)))
+            turns.append(statistics.mean(g["turns"] for g in games))
+        score = max(abs(s - 0.5) for s in shares) + 0.01 * unfinished + (0.05 if max(turns) > 30 else 0.0)
+        return score, shares, max(turns)
+
+    best, shares, turns = measure(base)
+    print(f"start: seat 1 wins {shares}, turns {turns:.1f}", flush=True)
+    d0 = raw_data()
+    for r in range(rounds):
+        ov = dict(base)
+        for _ in range(rnd.choice((1, 2, 2, 3))):
+            key = rnd.choice(sorted(ranges))
+            lo, hi = ranges[key]
+            ov[key] = max(lo, min(hi, ov.get(key, _get(d0, key)) + rnd.choice((-1, 1))))
+        d = apply_overrides(ov)
+        try:
+            rules_from_dict(d)
+        except ValueError:
+            continue
+        if not worked_example_holds(d):
+            continue
+        score, shares, turns = measure(ov)
+        keep = score < best
+        print(f"{'*' if keep else ' '} round {r}: seat 1 wins {shares}, turns {turns:.1f}  {json.dumps(ov)}", flush=True)
+        if keep:
+            best, base = score, ov
+    print("best overrides:", json.dumps(base))
+
+
+# -- main -----------------------------------------------------------------------------------
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1000, help="Heuristic self-play games per setup")
+    ap.add_argument("--mc-games", type=int, default=200, help="Monte Carlo self-play games per setup")
+    ap.add_argument("--vs-games", type=int, default=100, help="games per pair of levels (each seating half)")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--tune", type=int, default=0, help="rounds of the tuning search instead")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    if args.tune:
+        tune(args.tune, args.games, args.procs, args.seed)
+        return
+    game = ReignGame()
+    t0 = time.perf_counter()
+    print("To Reign Supreme: seat balance (same bot on both seats; R9 asks for at most 55% either way)")
+    by_level: dict[str, list[dict[str, Any]]] = {}
+    for level, n in (("Heuristic", args.games), ("Monte Carlo", args.mc_games)):
+        for setup in SETUPS:
+            games = run_games(None, setup, (level, level), n, args.procs)
+            by_level.setdefault(level, []).extend(games)
+            balance(games, f"{level} vs {level}, {setup}")
+            by_level[f"{level} {setup}"] = games
+    print("\nStrategy cards in self-play (battle won: by the side that played it)")
+    for level in ("Heuristic", "Monte Carlo"):
+        for setup in SETUPS:
+            cards(game, by_level[f"{level} {setup}"], f"{level}, {setup}")
+    print("\nLevels against each other (easy setup; each seating half the games)")
+    names = list(LEVELS)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            half = args.vs_games // 2
+            g1 = run_games(None, "easy", (a, b), half, args.procs, seed0=10_000)
+            g2 = run_games(None, "easy", (b, a), args.vs_games - half, args.procs, seed0=20_000)
+            wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
+            done = sum(g["winner"] is not None for g in g1 + g2)
+            print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
+    print("\nTime per bot decision (CPython; the page's Pyodide is slower)")
+    by_level["Random"] = run_games(None, "easy", ("Random", "Random"), 50, 1)
+    for level in names:
+        decision_times(by_level[level], level)
+    print(f"\n[{time.perf_counter() - t0:.0f} s]")
+
+
+if __name__ == "__main__":
+    main()

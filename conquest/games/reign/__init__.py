@@ -1,0 +1,49 @@
+"""To Reign Supreme (issue 12): two players, six territory cards, secret battle choices.
+
+``GAME`` is the engine the registry finds (id ``"reign"``; title, seats and rulings prefix
+come from the facts in ``conquest/data/reign.json``). Modules: :mod:`.data` (the numbers of
+the data file, checked against the rulings), :mod:`.state` (frozen state, the ladder as one
+rung per place), :mod:`.actions` (short action texts), :mod:`.engine` (rulings R1-R11),
+:mod:`.tables` (the rules page's tables), :mod:`.bots` (Random, Heuristic, Monte Carlo).
+
+Choices where the rulings are silent (the rules page says the same):
+
+- Set-up: the territory cards are dealt by a chance step (``L`` + the codes at places 0..5,
+  row by row). Then both players choose their two tracker cards at once, in secret (a
+  simultaneous step, revealed as ``tAB/DE``), so neither sees the other's choice first.
+- Challenging setup: each player also Influences one middle card, seat 0 the top one and
+  seat 1 the bottom one, so the start is the same for both turned by 180 degrees (R1).
+- Hands are open information: both players hold the same five cards, the tracker's two lie
+  face up and played cards are discarded face up, so each hand is known by elimination.
+  The only secrets are the choices of a secret step, and they never enter the state (R10).
+- A turn's actions are counted once, after Resupply (R4); the defender's action level in
+  R8 is read when the choices are revealed, from Wealth + Military as the tracker shows
+  them, before the battle's purchases are paid (the seed's Rules card tracks battle
+  spending apart from the tracker).
+- A battle is declared over a card; how far the card moves is decided by the result (R8),
+  so Conquer, Overthrow and Occupy are the names of results, not separate declarations.
+- When a battle is declared and the defender can pay for Restructure Military, the
+  defender gets one step to Restructure or fight as is (``p``): Restructure is allowed
+  "while defending". The attacker Restructures, at any time, during their own turn; when
+  the actions are used up and they can still pay, the turn ends with ``e``, otherwise at once.
+- Casualties cannot exceed the troops a side has (hired troops plus Military); spoils and
+  R8's "3 or more casualties" count the troops that actually fell.
+- A player whose hand is empty after a battle takes the discards back at once (the seed's
+  "if the player has no Military Strategy Cards in his hand he may pick up all").
+- Reallocate lists, in ``legal_actions``, the swaps of two Influenced cards; any rearrangement
+  of the Influenced cards is accepted. Recruit and Disband cannot push a value past 12;
+  Recover may (the excess is lost).
+- New Control (R11): Control counts at once for adjacency and for victory; the card's
+  values (its damage in battle) count for the new holder from the end of the turn.
+- A battle's joint actions in ``legal_actions`` are the pairs of each seat's canonical parts
+  (a card with no purchase or one purchase: at most 15 x 15 = 225); ``secret_choices`` lists
+  every legal part (up to 3 cards x 50 purchase sets) and ``apply`` accepts any legal pair.
+"""
+
+from __future__ import annotations
+
+from conquest.games.reign.engine import ReignGame
+
+__all__ = ["GAME", "ReignGame"]
+
+GAME = ReignGame()
