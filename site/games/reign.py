@@ -1,0 +1,808 @@
+"""The To Reign Supreme play page: six territory cards, two strength trackers, secret battles.
+
+Why this is all that is here: the shell (``shell.py``) gives the page its set-up seats,
+links, saves, log, undo, "viewing step N", chart, bot runner and pass-the-device screens;
+every rule and number comes from :mod:`conquest.games.reign` (``GAME.view``,
+``GAME.legal_actions``, the data file through ``GAME.rules``). The page draws the view and
+turns clicks and keys into the engine's action values.
+
+The battle's secret step (R10): the person choosing a strategy card and purchases sees
+their own totals computed live from the data file (the same sums as R7), then hands the
+choice to ``Shell.give_secret``. The choice lives only in ``Session.secret_parts`` until
+both have chosen; this page never draws those parts, and its own draft is dropped as soon
+as it is handed over, so a pass-the-device screen, a save or a link made meanwhile cannot
+show it. The reveal then spells out both sides' arithmetic from the logged step.
+
+Seats: the engine's options take the two names only (``players``), not the shell's
+``seats`` (who is a computer, colours). Until it does, the page keeps the seats' roles in a
+small stored setting per saved game (see :meth:`ReignPage.opened`); a link opened on
+another device then seats two people.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shell import HUMAN, GamePage, Seat, Session, Shell, plural
+from ui import Node, h, svg
+
+from conquest.core import InvalidOptions
+from conquest.games.reign import GAME
+from conquest.games.reign.actions import (
+    Battle,
+    Develop,
+    Disband,
+    EndTurn,
+    Fight,
+    Part,
+    Pick,
+    Reallocate,
+    Recover,
+    Recruit,
+    Reform,
+    Restructure,
+    Reveal,
+    WarCouncil,
+)
+from conquest.games.reign.engine import SETUPS
+from conquest.games.reign.state import State
+from conquest.seats import PALETTE
+
+#: the stored setting that keeps a saved game's seats (who plays, colour) by slot id
+SEATS_PREF = "reign-seats-"
+#: words of the four symbols the seed lost (rulings, "R." preamble)
+SYMBOLS = {"coin": "coins", "sword": "swords", "heart": "defence (hearts)", "bolt": "damage (bolts)"}
+SETUP_WORDS = {
+    "easy": "Easy: you sit at the long sides, every card is on someone's side",
+    "challenging": "Challenging: you sit at the short ends, the middle column is nobody's",
+}
+
+
+def engine_takes_seats() -> bool:
+    """Whether the engine stores the shell's ``seats`` option (who plays, colours)."""
+    try:
+        GAME.normalize_options({"seats": [{"name": "A", "colour": PALETTE[0]}, {"name": "B", "colour": PALETTE[1]}]})
+    except InvalidOptions:
+        return False
+    return True
+
+
+# -- symbols ---------------------------------------------------------------------------------
+def icon(kind: str, label: str | None = None) -> Node:
+    """One of the four symbols as SVG, with its words as the text alternative."""
+    words = label or SYMBOLS[kind]
+    shapes: list[Node]
+    if kind == "coin":
+        shapes = [svg("circle", cx=8, cy=8, r=6.5, fill="#f2c14e", stroke="#8a6a12", stroke_width=1.3),
+                  svg("circle", cx=8, cy=8, r=3.6, fill="none", stroke="#8a6a12", stroke_width=1)]
+    elif kind == "sword":
+        shapes = [svg("path", d="M13.5 2.5 L6 10 M4.2 8.2 L7.8 11.8 M5.5 10.5 L2.5 13.5",
+                      stroke="#39424e", stroke_width=1.8, stroke_linecap="round", fill="none")]
+    elif kind == "heart":
+        shapes = [svg("path", d="M8 14 C2 9.5 1 6.5 3.3 4.2 C5.2 2.5 7.3 3.3 8 5 C8.7 3.3 10.8 2.5 12.7 4.2 "
+                                "C15 6.5 14 9.5 8 14 Z", fill="#c0392b")]
+    else:
+        shapes = [svg("path", d="M9.5 1 L3 9 H7 L6 15 L13 6.5 H9 Z", fill="#6c4bb4")]
+    return svg("svg", svg("title", words), *shapes, viewBox="0 0 16 16", width=16, height=16,
+               cls=f"rg-icon rg-{kind}", role="img", aria_label=words)
+
+
+def val(kind: str, n: int, signed: bool = False) -> Node:
+    """A number beside its symbol: ``(coin) 2``."""
+    return h("span", icon(kind), h("span", f"{n:+d}" if signed else str(n)), cls="rg-val",
+             title=f"{n} {SYMBOLS[kind]}")
+
+
+def coins(n: int) -> str:
+    return plural(n, "coin")
+
+
+def track(label: str, kind: str, n: int, hi: int) -> Node:
+    """A strength tracker row: ``Wealth (coin) 5`` and ``hi`` cells, ``n`` of them filled."""
+    cells = [svg("rect", x=i * 10 + 1, y=1, width=8, height=12, rx=2,
+                 cls="rg-cell is-on" if i < n else "rg-cell") for i in range(hi)]
+    return h(
+        "div",
+        h("span", label, cls="rg-track-label"),
+        val(kind, n),
+        svg("svg", svg("title", f"{label} {n} of {hi}"), *cells, viewBox=f"0 0 {hi * 10} 14",
+            cls="rg-track-cells", role="img", aria_label=f"{label} {n} of {hi}"),
+        cls="rg-track",
+    )
+
+
+class ReignPage(GamePage):
+    """The page's own state (one object) and renderers."""
+
+    game_id = "reign"
+    chart_x_label = "steps played"
+
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
+        self.rules = GAME.rules
+        self.codec = GAME.codec
+        self.takes_seats = engine_takes_seats()
+        #: the battle draft of the person choosing now: a card code and purchases per kind
+        self.card: str | None = None
+        self.counts: list[int] = [0] * len(self.rules.kinds)
+        #: the set-up draft: the two cards for the tracker
+        self.picks: list[str] = []
+        #: ``(log length, seat)`` the drafts belong to: another step or seat drops them
+        self.draft_key: tuple[int, int] | None = None
+        #: seats of a game being started (``options``), kept by ``opened`` for its slot
+        self.new_seats: list[Seat] | None = None
+        #: roles of the open game's seats, ``[{"who", "colour"}]`` (see the module docstring)
+        self.roles: list[dict[str, str]] = []
+        self.roles_names: tuple[str, ...] = ()
+
+    # -- set-up -----------------------------------------------------------------------------
+    def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
+        """The setup (R1) and the seats: as ``seats`` when the engine takes them, else the
+        names, with the roles kept by the page."""
+        setup = str(fields.get("setup", "easy") or "easy")
+        if setup not in SETUPS:
+            raise InvalidOptions("options.setup", "Pick the easy or the challenging setup.")
+        out: dict[str, Any] = {"setup": setup}
+        if self.takes_seats:
+            out["seats"] = [s.to_json() for s in seats]
+        else:
+            out["players"] = [s.name for s in seats]
+            self.new_seats = list(seats)
+        return out
+
+    def opened(self) -> None:
+        """A game was opened: its seats' roles from the set-up or this browser's record."""
+        s = self.shell.session
+        self.reset()
+        if s is None or self.takes_seats:
+            return
+        names = tuple(s.match.state.names)
+        key = SEATS_PREF + s.slot_id if s.slot_id else None
+        roles: list[dict[str, str]] | None = None
+        if self.new_seats is not None and tuple(x.name for x in self.new_seats) == names:
+            roles = [{"who": x.who, "colour": x.colour} for x in self.new_seats]
+        elif key is not None and (raw := self.shell.host.load_pref(key)):
+            try:
+                got = json.loads(raw)
+                if isinstance(got, list) and len(got) == 2 and all(isinstance(g, dict) for g in got):
+                    roles = [{"who": str(g.get("who", HUMAN)), "colour": str(g.get("colour", PALETTE[i]))}
+                             for i, g in enumerate(got)]
+            except ValueError:
+                roles = None
+        elif self.roles and self.roles_names == names:  # "continue from here": a new slot
+            roles = self.roles
+        self.new_seats = None
+        if roles is None:
+            self.roles, self.roles_names = [], ()
+            return
+        self.roles, self.roles_names = roles, names
+        if key is not None:
+            self.shell.host.save_pref(key, json.dumps(roles))
+        s.seats = lambda: self.seats_of(s)  # type: ignore[method-assign]
+
+    def seats_of(self, s: Session) -> list[Seat]:
+        """The seats with the roles the page keeps (names from the engine's state)."""
+        names = s.match.state.names
+        out = []
+        for i in range(2):
+            role = self.roles[i] if i < len(self.roles) else {}
+            who = role.get("who", HUMAN)
+            colour = role.get("colour", PALETTE[i])
+            out.append(Seat(names[i], colour if colour in PALETTE else PALETTE[i], who or HUMAN))
+        return out
+
+    def reset(self) -> None:
+        """Forget half-made choices (after any step, undo or jump)."""
+        self.card = None
+        self.counts = [0] * len(self.rules.kinds)
+        self.picks = []
+        self.draft_key = None
+
+    # -- who is at the device --------------------------------------------------------------
+    def session(self) -> Session:
+        s = self.shell.session
+        assert s is not None
+        return s
+
+    def state(self) -> State:
+        st = self.session().shown_state()
+        assert isinstance(st, State)
+        return st
+
+    def colour(self, seat: int) -> str:
+        seats = self.session().seats()
+        return seats[seat].colour if seat < len(seats) else PALETTE[seat]
+
+    def name(self, seat: int) -> str:
+        return self.session().seat_name(seat)
+
+    def me(self) -> int | None:
+        """The seat this device may play now, or None (a computer's move, a read-only copy,
+        an earlier step, the game over, or the device not yet handed over)."""
+        s = self.session()
+        if s.locked() or s.needs_handover() is not None:
+            return None
+        seat = s.acting_seat()
+        if seat is None or s.seats()[seat].is_bot:
+            return None
+        viewer = s.viewer()
+        if viewer is not None and viewer != seat:
+            return None
+        return seat
+
+    def check_draft(self, seat: int) -> None:
+        key = (len(self.session().match.log), seat)
+        if self.draft_key != key:
+            self.reset()
+            self.draft_key = key
+
+    # -- playing -----------------------------------------------------------------------------
+    def play(self, action: Any) -> None:
+        self.shell.play(action)
+
+    def choose_card(self, seat: int, code: str) -> None:
+        self.check_draft(seat)
+        self.card = code
+
+    def buy(self, seat: int, kind: int, delta: int) -> None:
+        """One more or one fewer of a purchase kind, within R6 and the seat's Wealth."""
+        self.check_draft(seat)
+        counts = list(self.counts)
+        counts[kind] += delta
+        r = self.rules
+        if not 0 <= counts[kind] <= r.max_each or sum(counts) > r.max_total:
+            return
+        if r.purchase_cost(tuple(counts)) > self.state().players[seat].wealth:
+            self.shell.say(f"Not enough Wealth for another {r.kinds[kind].name}.", "error")
+            return
+        self.counts = counts
+        self.shell.clear_message()
+
+    def part(self) -> Part | None:
+        if self.card is None:
+            return None
+        return Part(self.card, self.codec.buys(tuple(self.counts)))
+
+    def confirm_battle(self, seat: int) -> None:
+        """Hand the draft to the shell as this seat's secret part, then forget it."""
+        self.check_draft(seat)
+        part = self.part()
+        if part is None:
+            self.shell.say("Choose a strategy card first.", "error")
+            return
+        if self.shell.give_secret(seat, part):
+            self.reset()
+
+    def toggle_pick(self, seat: int, code: str) -> None:
+        self.check_draft(seat)
+        if code in self.picks:
+            self.picks.remove(code)
+        elif len(self.picks) < 2:
+            self.picks.append(code)
+        else:
+            self.picks = [self.picks[1], code]
+
+    def confirm_pick(self, seat: int) -> None:
+        self.check_draft(seat)
+        if len(self.picks) != 2:
+            self.shell.say("Choose two cards for your strength tracker.", "error")
+            return
+        codes = self.codec.card_codes
+        if self.shell.give_secret(seat, Pick("".join(sorted(self.picks, key=codes.index)))):
+            self.reset()
+
+    def on_key(self, ev: Any) -> bool:
+        """In a battle or the set-up: keys 1-5 choose the strategy card shown at that place."""
+        if ev.ctrl or ev.alt or ev.meta or not str(ev.key).isdigit():
+            return False
+        seat = self.me()
+        if seat is None:
+            return False
+        st = self.state()
+        n = int(ev.key) - 1
+        if st.phase == "battle" and seat not in self.session().secret_parts:
+            hand = [self.rules.cards[c].code for c in st.players[seat].hand]
+            if 0 <= n < len(hand):
+                self.choose_card(seat, hand[n])
+                return True
+        if st.phase == "setup" and seat not in self.session().secret_parts and 0 <= n < len(self.rules.cards):
+            self.toggle_pick(seat, self.rules.cards[n].code)
+            return True
+        return False
+
+    # -- words ---------------------------------------------------------------------------------
+    def prompt(self, view: Mapping[str, Any]) -> str:
+        s = self.session()
+        st = self.state()
+        if view.get("outcome"):
+            return str(view["outcome"]["reason"]).removeprefix("R11: ") + "."
+        if st.phase == "setup":
+            seat = s.acting_seat()
+            return f"{self.name(seat)}: choose two cards for the strength tracker, in secret." if seat is not None else ""
+        if st.phase == "battle" and st.battle is not None:
+            seat = s.acting_seat()
+            where = self.rules.territories[st.layout[st.battle.place]].name
+            who = self.name(seat) if seat is not None else ""
+            return f"Battle over {where}: {who} chooses a card and purchases, in secret."
+        if st.phase == "respond" and st.battle is not None:
+            return f"{self.name(1 - st.active)}: Restructure before the battle, or fight as you stand."
+        if st.phase == "turn":
+            return f"{self.name(st.active)}'s turn: {plural(st.actions_left, 'action')} left."
+        return ""
+
+    def log_label(self, before: Any) -> str:
+        return f"Turn {before.turn}" if getattr(before, "turn", 0) else "Set-up"
+
+    # -- rendering -------------------------------------------------------------------------------
+    def render(self, view: Mapping[str, Any]) -> dict[str, Node]:
+        st = self.state()
+        seat = self.me()
+        legal = GAME.legal_actions(st) if seat is not None and st.phase in ("turn", "respond") else []
+        return {
+            "rg-stage": self.render_stage(view, st, seat, legal),
+            "rg-board": self.render_board(view, st, seat, legal),
+            "rg-side": self.render_side(view, st),
+        }
+
+    # the stage: what happens now (set-up pick, battle, the reveal, the end)
+    def render_stage(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
+        s = self.session()
+        kids: list[Node | None] = []
+        act = "wait"
+        if view.get("outcome"):
+            act = "over"
+            winner = st.winner if st.winner is not None else 0
+            kids.append(h("h2", f"{self.name(winner)} wins: Controls all six territories (R11)"))
+        elif st.phase == "setup":
+            if seat is not None and seat not in s.secret_parts:
+                act = "pick"
+                kids.append(self.render_pick(seat))
+            else:
+                kids.append(self.waiting_line(st))
+        elif st.phase == "battle" and st.battle is not None:
+            if seat is not None and seat not in s.secret_parts:
+                act = "battle"
+                kids.append(self.render_battle(st, seat))
+            else:
+                kids.append(self.waiting_line(st))
+        elif st.phase == "respond" and st.battle is not None:
+            kids.append(self.render_respond(st, seat, legal))
+            act = "respond" if seat is not None else "wait"
+        elif st.phase == "turn":
+            act = "turn" if seat is not None else "wait"
+        reveal = self.render_reveal(st)
+        if reveal is not None:
+            kids.append(reveal)
+        return h("div", *kids, id="rg-stage-inner", cls="rg-stage", data_act=act, data_step=str(s.step()),
+                 data_phase=st.phase)
+
+    def waiting_line(self, st: State) -> Node:
+        s = self.session()
+        what = "their tracker cards" if st.phase == "setup" else "a card and purchases"
+        seat = s.acting_seat()
+        mine = [x for x in s.secret_parts if not s.seats()[x].is_bot]
+        lines = []
+        if mine and seat is not None:
+            lines.append(h("p", f"{self.name(mine[0])} has chosen; the choice stays hidden until both have chosen."))
+        if seat is not None:
+            lines.append(h("p", f"Waiting for {self.name(seat)} to choose {what} in secret…"))
+        return h("div", *lines, cls="rg-waiting", role="status")
+
+    def render_pick(self, seat: int) -> Node:
+        self.check_draft(seat)
+        r = self.rules
+        buttons = []
+        for i, c in enumerate(r.cards):
+            on = c.code in self.picks
+            buttons.append(h(
+                "button",
+                h("span", f"{i + 1}. {c.name}", cls="rg-sc-name"),
+                self.card_values(c),
+                type="button", cls="rg-sc" + (" is-on" if on else ""), aria_pressed="true" if on else "false",
+                data_card=c.code, on_click=lambda ev, k=c.code: self.toggle_pick(seat, k),
+            ))
+        hand = [c.name for c in r.cards if c.code not in self.picks]
+        return h(
+            "section",
+            h("h2", f"{self.name(seat)}: set up your strength tracker"),
+            h("p", "Lay two of your five Military Strategy cards on the tracker; you battle with the other "
+                   "three. The other player chooses at the same time and cannot see your choice.", cls="muted"),
+            h("div", *buttons, cls="rg-sc-row", role="group", aria_label="Cards for the tracker"),
+            h("p", f"In your hand: {', '.join(hand)}" if len(self.picks) == 2 else
+              f"Chosen {len(self.picks)} of 2.", id="rg-pick-summary", aria_live="polite"),
+            h("button", "Lay these two on the tracker", type="button", id="rg-pick-go",
+              disabled=len(self.picks) != 2, on_click=lambda ev: self.confirm_pick(seat)),
+            cls="rg-panel", aria_label="Tracker cards",
+        )
+
+    def card_values(self, c: Any) -> Node:
+        """A strategy card's four values with their symbols (R9)."""
+        return h("span", val("sword", c.attack.value), val("heart", c.defence.value), val("bolt", c.damage.value),
+                 h("span", val("coin", c.coins.value), " per casualty", cls="rg-per"), cls="rg-sc-vals")
+
+    # -- the battle screen ----------------------------------------------------------------------
+    def side_sums(self, st: State, seat: int, card: str | None, counts: Sequence[int]) -> dict[str, Any]:
+        """R7's three sums for one side, term by term, from the data file and the state."""
+        r = self.rules
+        pend = st.battle
+        assert pend is not None
+        p = st.players[seat]
+        c = r.cards[r.card_index(card)] if card else None
+        attack: list[tuple[str, int]] = [("Military", p.military)]
+        defence: list[tuple[str, int]] = []
+        damage: list[tuple[str, int]] = []
+        if c is not None:
+            attack.append((c.name, c.attack.value))
+            defence.append((c.name, c.defence.value))
+            damage.append((c.name, c.damage.value))
+        defender = 1 - pend.attacker
+        if seat == defender and st.controls(defender, pend.place):
+            heart = GAME.face(st, pend.place).heart.value
+            if heart:
+                defence.append((f"{GAME.tname(st, pend.place)} heart", heart))
+        bolts = GAME.bolts(st, seat)
+        if bolts:
+            damage.append(("Controlled cards' bolts", bolts))
+        for kind, n in zip(r.kinds, counts, strict=True):
+            if not n:
+                continue
+            label = f"{n} {kind.name if n == 1 else kind.plural}"
+            if kind.attack:
+                attack.append((label, kind.attack * n))
+            if kind.defence:
+                defence.append((label, kind.defence * n))
+            if kind.damage:
+                damage.append((label, kind.damage * n))
+        return {
+            "attack": attack, "defence": defence, "damage": damage,
+            "cost": r.purchase_cost(tuple(counts)),
+            "hired": sum(n for kind, n in zip(r.kinds, counts, strict=True) if kind.dies_first),
+        }
+
+    @staticmethod
+    def total(terms: Sequence[tuple[str, int]]) -> int:
+        return sum(n for _, n in terms)
+
+    def sum_line(self, kind: str, word: str, terms: Sequence[tuple[str, int]], key: str) -> Node:
+        body = " + ".join(f"{n} ({label})" if label[:1].isdigit() else f"{n} {label}" for label, n in terms) or "0"
+        return h("p", icon(kind, word), h("strong", f" {word} {self.total(terms)}", data_total=key),
+                 h("span", f" = {body}", cls="rg-terms"), cls="rg-sum")
+
+    def render_battle(self, st: State, seat: int) -> Node:
+        self.check_draft(seat)
+        r = self.rules
+        pend = st.battle
+        assert pend is not None
+        att, dfd = pend.attacker, 1 - pend.attacker
+        other = 1 - seat
+        p = st.players[seat]
+        where = GAME.tname(st, pend.place)
+        level = GAME.level(st.players[dfd])
+        role = "attack" if seat == att else "defend"
+        cards = []
+        for i, ci in enumerate(p.hand):
+            c = r.cards[ci]
+            on = self.card == c.code
+            cards.append(h(
+                "button", h("span", f"{i + 1}. {c.name}", cls="rg-sc-name"), self.card_values(c),
+                type="button", cls="rg-sc" + (" is-on" if on else ""), aria_pressed="true" if on else "false",
+                data_card=c.code, on_click=lambda ev, k=c.code: self.choose_card(seat, k),
+            ))
+        sums = self.side_sums(st, seat, self.card, self.counts)
+        cost = sums["cost"]
+        rows = []
+        for k, kind in enumerate(r.kinds):
+            n = self.counts[k]
+            effect = ", ".join(
+                f"+{v} {w}" for v, w in ((kind.attack, "attack"), (kind.defence, "defence"), (kind.damage, "damage")) if v
+            )
+            nxt = r.prices[n] if n < r.max_each else None
+            more = list(self.counts)
+            more[k] += 1
+            can_add = (
+                nxt is not None and sum(self.counts) < r.max_total and r.purchase_cost(tuple(more)) <= p.wealth
+            )
+            rows.append(h(
+                "li",
+                h("span", h("strong", kind.name), h("span", f" {effect}", cls="muted"), cls="rg-buy-name"),
+                h("button", "−", type="button", cls="small secondary", data_buy=f"{kind.code}-",
+                  aria_label=f"One {kind.name} fewer", disabled=n == 0,
+                  on_click=lambda ev, kk=k: self.buy(seat, kk, -1)),
+                h("output", str(n), cls="rg-buy-n", data_count=kind.code, aria_label=f"{kind.plural}: {n}"),
+                h("button", "+", type="button", cls="small", data_buy=f"{kind.code}+",
+                  aria_label=f"One more {kind.name}" + (f" ({coins(nxt)})" if nxt is not None else ""),
+                  disabled=not can_add, on_click=lambda ev, kk=k: self.buy(seat, kk, 1)),
+                h("span", f"next: {coins(nxt)}" if nxt is not None else f"at most {r.max_each}", cls="rg-buy-next muted"),
+                cls="rg-buy",
+            ))
+        o = st.players[other]
+        their = ", ".join(r.cards[c].name for c in o.hand)
+        return h(
+            "section",
+            h("h2", f"{self.name(seat)}: you {role} {where}"),
+            h("p", f"{self.name(att)} attacks, {self.name(dfd)} defends (ties go to the defender). "
+                   f"{self.name(dfd)}'s action level is {level}: winning by more than {level} moves the card "
+                   f"{r.steps_big_win} steps, a smaller win {r.steps_win}, a loss that kills "
+                   f"{r.casualties_for_step} or more {r.steps_loss}.", cls="muted"),
+            h("h3", "Strategy card"),
+            h("div", *cards, cls="rg-sc-row", role="group", aria_label="Your strategy cards (keys 1 to 3)"),
+            h("h3", f"Purchases (at most {r.max_each} of each, {r.max_total} in all; "
+                    f"the first of a kind costs {r.prices[0]}, the second {r.prices[-1]})"),
+            h("ul", *rows, cls="rg-buys"),
+            h(
+                "div",
+                self.sum_line("sword", "Attack", sums["attack"], "attack"),
+                self.sum_line("heart", "Defence", sums["defence"], "defence"),
+                self.sum_line("bolt", "Damage", sums["damage"], "damage"),
+                h("p", icon("coin", "Cost"), h("strong", f" Cost {coins(cost)}", data_total="cost"),
+                  h("span", f" of {p.wealth} Wealth: {p.wealth - cost} left", cls="rg-terms"), cls="rg-sum"),
+                id="rg-totals", cls="rg-totals", aria_live="polite",
+            ),
+            h("p", f"What {self.name(other)} could bring: Military {o.military}, Wealth {o.wealth}, "
+                   f"cards {their or 'none'}; bolts of Controlled cards {GAME.bolts(st, other)}.", cls="muted"),
+            h("button", "Confirm my choice (secret)", type="button", id="rg-battle-go",
+              disabled=self.card is None, on_click=lambda ev: self.confirm_battle(seat)),
+            cls="rg-panel rg-battle", aria_label="Battle choice",
+        )
+
+    def render_respond(self, st: State, seat: int | None, legal: list[Any]) -> Node:
+        pend = st.battle
+        assert pend is not None
+        where = GAME.tname(st, pend.place)
+        head = h("h2", f"{self.name(pend.attacker)} attacks {where}")
+        if seat is None:
+            return h("section", head, h("p", f"{self.name(1 - pend.attacker)} decides whether to Restructure first…"),
+                     cls="rg-panel")
+        cost = self.rules.restructure.value
+        restr = [a for a in legal if isinstance(a, Restructure)]
+        return h(
+            "section",
+            head,
+            h("p", f"Before the battle you may Restructure Military ({coins(cost)}): put other cards on your "
+                   "tracker, to keep a card for this battle.", cls="muted"),
+            h("button", "Fight as we stand", type="button", id="rg-fight", on_click=lambda ev: self.play(Fight())),
+            h("div", *[self.restructure_button(st, a) for a in restr], cls="rg-row"),
+            cls="rg-panel",
+        )
+
+    def restructure_button(self, st: State, a: Restructure) -> Node:
+        r = self.rules
+        names = " and ".join(r.cards[r.card_index(c)].name for c in a.tracker)
+        return h("button", f"Restructure: {names} on the tracker ({coins(r.restructure.value)})", type="button",
+                 cls="small secondary", data_action=str(a), on_click=lambda ev, x=a: self.play(x))
+
+    # -- the reveal -------------------------------------------------------------------------------
+    def last_reveal(self) -> int | None:
+        """The log index of the battle reveal the state on screen reports, if any."""
+        s = self.session()
+        n = s.step()
+        for i in range(n - 1, -1, -1):
+            try:
+                if isinstance(GAME.parse_action(s.match.log[i]), Reveal):
+                    return i
+            except Exception:  # noqa: S112 - a log entry that does not parse is not a reveal
+                continue
+        return None
+
+    def reveal_is_news(self, k: int) -> bool:
+        """Shown in full until a person at this device has acted since the battle."""
+        s = self.session()
+        seats = s.seats()
+        for i in range(k + 1, s.step()):
+            who = GAME.to_move(s.match.states[i])
+            if who is not None and not seats[who].is_bot:
+                return False
+        return True
+
+    def render_reveal(self, st: State) -> Node | None:
+        rep = st.last
+        k = self.last_reveal()
+        if rep is None or k is None:
+            return None
+        s = self.session()
+        before = s.match.states[k]
+        action = GAME.parse_action(s.match.log[k])
+        if not isinstance(action, Reveal) or before.battle is None:
+            return None
+        r = self.rules
+        att, dfd = rep.attacker, rep.defender
+        cols = []
+        for seat in (att, dfd):
+            part = action.parts[seat]
+            counts = self.codec.counts(part)
+            sums = self.side_sums(before, seat, part.card, counts)
+            card = r.cards[r.card_index(part.card)]
+            hired = sums["hired"]
+            cas = rep.casualties[seat]
+            soldiers = max(0, cas - hired)
+            inflicted = rep.casualties[1 - seat]
+            cols.append(h(
+                "div",
+                h("h3", f"{self.name(seat)} ({'attacker' if seat == att else 'defender'})", data_seat=str(seat)),
+                h("p", f"Played {GAME.part_words(part)}; paid {coins(sums['cost'])}."),
+                self.sum_line("sword", "Attack", sums["attack"], f"attack-{seat}"),
+                self.sum_line("heart", "Defence", sums["defence"], f"defence-{seat}"),
+                self.sum_line("bolt", "Damage", sums["damage"], f"damage-{seat}"),
+                h("p", h("strong", f"Casualties {cas}", data_total=f"casualties-{seat}"),
+                  f" = {self.name(1 - seat)}'s damage {rep.damage[1 - seat]} − defence {rep.defence[seat]}"
+                  + (f" (at most the {hired + before.players[seat].military} troops there)" if cas
+                     < max(0, rep.damage[1 - seat] - rep.defence[seat]) else "")
+                  + (f": {min(cas, hired)} hired troops, then {soldiers} Military" if cas else "")),
+                h("p", h("strong", f"Wealth earned {rep.earned[seat]}", data_total=f"earned-{seat}"),
+                  f" = {inflicted} casualties inflicted × {card.coins.value} ({card.name})"),
+                cls="rg-reveal-side", style=f"--seat:{self.colour(seat)}",
+            ))
+        margin = rep.attack[att] - rep.attack[dfd]
+        where = r.territories[rep.territory].name
+        if rep.won:
+            why = (f"{self.name(att)} wins by {margin}, "
+                   + (f"more than {self.name(dfd)}'s action level {rep.level}" if margin > rep.level
+                      else f"not more than {self.name(dfd)}'s action level {rep.level}"))
+        elif rep.casualties[dfd] >= r.casualties_for_step:
+            why = (f"{self.name(dfd)} holds ({rep.attack[dfd]} to {rep.attack[att]}), but lost "
+                   f"{rep.casualties[dfd]} troops ({r.casualties_for_step} or more)")
+        else:
+            why = f"{self.name(dfd)} holds ({rep.attack[dfd]} to {rep.attack[att]})"
+        ladder = (f"{where}: {GAME.rung_words(before, rep.before)} → {GAME.rung_words(before, rep.after)}"
+                  if rep.steps else f"{where} stays {GAME.rung_words(before, rep.after)}")
+        body = [
+            h("div", *cols, cls="rg-reveal-cols"),
+            h("p", h("strong", why), f": {plural(rep.steps, 'step')} on the ladder (R8).", id="rg-reveal-result"),
+            h("p", ladder, id="rg-reveal-ladder"),
+        ]
+        if self.reveal_is_news(k):
+            return h("section", h("h2", f"Battle over {where}: the reveal"), *body, cls="rg-panel rg-reveal",
+                     id="rg-reveal", aria_label="Battle result")
+        return h("details", h("summary", f"Last battle: over {where} (step {k + 1})"), *body,
+                 cls="rg-panel rg-reveal is-old", id="rg-reveal")
+
+    # -- the board --------------------------------------------------------------------------------
+    def render_board(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
+        if not st.layout:
+            return h("div", h("p", "The territory cards are being dealt…"), id="rg-board-inner")
+        by_place: dict[int, list[Any]] = {}
+        codes = {t.code: i for i, t in enumerate(self.rules.territories)}
+        for a in legal:
+            if isinstance(a, (Battle, Reform, Develop)):
+                by_place.setdefault(st.place_of(codes[a.t]), []).append(a)
+        cards = [self.render_territory(view["places"][q], st, q, by_place.get(q, [])) for q in range(6)]
+        sides = SETUP_WORDS[st.setup]
+        return h(
+            "div",
+            h("p", f"{sides}. Top row: {self.side_words(st, 0)}; bottom row: {self.side_words(st, 3)}."
+              if st.setup == "easy" else
+              f"{sides}. Left column: {self.name(0)}'s side; right column: {self.name(1)}'s side.",
+              cls="rg-sides muted"),
+            h("div", *cards, cls=f"rg-grid is-{st.setup}", role="list", aria_label="The six territories"),
+            self.render_actions(st, seat, legal),
+            id="rg-board-inner",
+        )
+
+    def side_words(self, st: State, place: int) -> str:
+        side = GAME.side_of(st, place)
+        return "nobody's side" if side is None else f"{self.name(side)}'s side"
+
+    def render_territory(self, item: Mapping[str, Any], st: State, q: int, acts: list[Any]) -> Node:
+        t = self.rules.territories[st.layout[q]]
+        holder = st.holder(q)
+        controlled = bool(item["controlled"])
+        kind = "Controlled" if controlled else "Influenced"
+        r = self.rules
+        buttons = []
+        for a in acts:
+            if isinstance(a, Battle):
+                label, tip = "Attack", "declare a battle"
+            elif isinstance(a, Reform):
+                label, tip = f"Reform ({coins(GAME.reform_cost(st, st.active))})", "Influence it without battle"
+            else:
+                label, tip = f"Develop ({coins(r.develop.value)})", "turn your Influence into Control"
+            buttons.append(h("button", label, type="button", cls="small", data_action=str(a),
+                             aria_label=f"{label}: {t.name}, {tip}", on_click=lambda ev, x=a: self.play(x)))
+
+        def face_row(side: Any, label: str, on: bool) -> Node:
+            vals = [val("coin", side.coins.value), val("sword", side.swords.value)]
+            if side.damage.value:
+                vals.append(val("bolt", side.damage.value, signed=True))
+            if side.heart.value:
+                vals.append(val("heart", side.heart.value, signed=True))
+            return h("p", h("span", label, cls="rg-face-label"), *vals, cls="rg-face" + (" is-up" if on else ""))
+
+        side = GAME.side_of(st, q)
+        fresh = " (new: its values count from the end of the turn)" if q in st.fresh else ""
+        last = st.last is not None and st.last.place == q
+        return h(
+            "div",
+            h("h3", t.name),
+            h("p", h("span", kind, cls="rg-badge"), f" by {self.name(holder)}{fresh}", cls="rg-state"),
+            face_row(t.influenced, "Influenced", not controlled),
+            face_row(t.controlled, "Controlled", controlled),
+            h("p", "nobody's side" if side is None else f"{self.name(side)}'s side", cls="rg-sidetag muted"),
+            h("div", *buttons, cls="rg-card-acts") if buttons else None,
+            role="listitem", cls=f"rg-card is-{kind.lower()}" + (" is-last" if last else ""),
+            data_place=str(q), data_rung=str(st.ladder[q]), data_territory=t.code,
+            style=f"--holder:{self.colour(holder)}", aria_label=f"{t.name}: {kind} by {self.name(holder)}",
+        )
+
+    def render_actions(self, st: State, seat: int | None, legal: list[Any]) -> Node | None:
+        if seat is None or st.phase != "turn":
+            return None
+        r = self.rules
+        p = st.players[seat]
+        main: list[Node] = []
+        more: list[Node] = []
+        for a in legal:
+            if isinstance(a, Recruit):
+                main.append(self.action_button(a, f"Recruit {a.n} ({coins(a.n * r.recruit_rate.value)})"))
+            elif isinstance(a, Disband):
+                main.append(self.action_button(a, f"Disband {a.n} (+{coins(a.n * r.disband_rate.value)})"))
+            elif isinstance(a, Recover):
+                main.append(self.action_button(
+                    a, f"Recover (+{r.recover_coins.value} Wealth, +{r.recover_military.value} Military)"))
+            elif isinstance(a, WarCouncil):
+                names = " and ".join(r.cards[r.card_index(c)].name for c in a.cards)
+                more.append(self.action_button(a, f"War Council: take back {names}"))
+            elif isinstance(a, Reallocate):
+                moved = [r.territories[r.territory_index(c)].name for q, c in enumerate(a.layout)
+                         if r.territory_index(c) != st.layout[q]]
+                more.append(self.action_button(a, f"Reallocate: swap {' and '.join(moved)} ({coins(r.reallocate.value)})"))
+            elif isinstance(a, Restructure):
+                more.append(self.restructure_button(st, a))
+        end = next((a for a in legal if isinstance(a, EndTurn)), None)
+        return h(
+            "section",
+            h("h2", f"Your turn, {self.name(seat)}: {plural(st.actions_left, 'action')} left"),
+            h("p", f"Wealth {p.wealth}, Military {p.military}. Attack, Reform or Develop a card above, or:",
+              cls="muted") if st.actions_left else
+            h("p", "No actions left: Restructure (no action) or end the turn.", cls="muted"),
+            h("div", *main, cls="rg-row") if main else None,
+            h("details", h("summary", f"More: War Council, Reallocate, Restructure ({len(more)})"),
+              h("div", *more, cls="rg-row"), cls="rg-more") if more else None,
+            h("p", h("button", "End the turn", type="button", id="rg-end", cls="secondary",
+                     on_click=lambda ev, x=end: self.play(x))) if end is not None else None,
+            cls="rg-panel rg-actions", id="rg-actions", aria_label="Actions",
+        )
+
+    def action_button(self, a: Any, label: str) -> Node:
+        return h("button", label, type="button", cls="small", data_action=str(a), on_click=lambda ev, x=a: self.play(x))
+
+    # -- the side: strength trackers and hands ----------------------------------------------------
+    def render_side(self, view: Mapping[str, Any], st: State) -> Node:
+        r = self.rules
+        boxes = []
+        for seat in (0, 1):
+            p = st.players[seat]
+            pv = view["players"][seat]
+            total = p.wealth + p.military
+            turn = " · to play" if st.phase == "turn" and st.active == seat and not view.get("outcome") else ""
+            who = " (computer)" if self.session().seats()[seat].is_bot else ""
+
+            def names(cards: Sequence[int]) -> str:
+                return ", ".join(r.cards[c].name for c in cards) or "none"
+
+            boxes.append(h(
+                "section",
+                h("h2", h("span", cls="swatch", style=f"background:{self.colour(seat)}", aria_hidden="true"),
+                  f"{self.name(seat)}{who}{turn}"),
+                track("Wealth", "coin", p.wealth, r.max_strength),
+                track("Military", "sword", p.military, r.max_strength),
+                h("p", f"Wealth + Military {total}: {plural(GAME.level(p), 'action')} a turn (R4)", cls="rg-level",
+                  data_level=str(GAME.level(p))),
+                h("p", f"Resupply to at least {pv['base']['coins']} Wealth and {pv['base']['swords']} Military; "
+                       f"Controls {plural(pv['controlled'], 'card')}.", cls="muted"),
+                h("p", h("strong", "Hand: "), names(p.hand), cls="rg-hand") if p.tracker else None,
+                h("p", h("strong", "Tracker: "), names(p.tracker), " · ", h("strong", "Discarded: "), names(p.discard),
+                  cls="muted") if p.tracker else None,
+                cls="rg-player", data_seat=str(seat), style=f"--seat:{self.colour(seat)}",
+                aria_label=f"{self.name(seat)}'s strength",
+            ))
+        return h("div", *boxes, id="rg-side-inner")
+
+
+def main() -> None:
+    from shell_browser import run
+
+    run(ReignPage)
+
+
+__all__ = ["ReignPage", "icon", "engine_takes_seats", "main"]
