@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from page_host import FakeHost, make_page, render_all
-from reign import SEATS_PREF, ReignPage, icon
+from reign import ReignPage, icon
 from shell import Shell
 from ui import Event, Node, find, find_all, fire, text, to_html
 
@@ -71,7 +71,7 @@ def test_setup_to_a_game_and_a_develop_by_click() -> None:
     assert s is not None and shell.message is None
     assert s.match.options["setup"] == "challenging"
     assert [x.who for x in s.seats()] == ["human", "Heuristic"]
-    assert json.loads(host.load_pref(SEATS_PREF + str(s.slot_id)) or "")[1]["who"] == "Heuristic"
+    assert s.match.options["seats"][1] == {"colour": "#56b4e9", "bot": "Heuristic"}  # in every link
     # Ann picks her tracker cards by clicks (and a key), the bot answers through the runner
     fire(stage(shell), "[data-card=C]")
     assert page.on_key(Event(type="keydown", key="4"))
@@ -167,7 +167,8 @@ def test_the_first_choice_never_reaches_a_save_or_link_of_a_bot_game() -> None:
     s = shell.start(fields())
     assert s is not None
     # replay Ann's scripted start into this game (the deal was drawn at random)
-    match = Match(GAME, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, TO_BATTLE, rng=Rng(1))
+    seats = [{"name": "Ann"}, {"name": "Bob", "bot": "Heuristic"}]
+    match = Match(GAME, {"setup": "easy", "seats": seats, "seed": 0}, TO_BATTLE, rng=Rng(1))
     shell.open(match, host.store.get(str(s.slot_id)))
     s = shell.session
     assert s is not None and s.seats()[1].is_bot and s.viewer() == 0 and s.needs_handover() is None

@@ -13,18 +13,15 @@ both have chosen; this page never draws those parts, and its own draft is droppe
 as it is handed over, so a pass-the-device screen, a save or a link made meanwhile cannot
 show it. The reveal then spells out both sides' arithmetic from the logged step.
 
-Seats: the engine's options take the two names only (``players``), not the shell's
-``seats`` (who is a computer, colours). Until it does, the page keeps the seats' roles in a
-small stored setting per saved game (see :meth:`ReignPage.opened`); a link opened on
-another device then seats two people.
+Seats: the engine keeps the shell's ``seats`` (who is a computer, colours) in its options,
+so a link or save reopens them on any device.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shell import HUMAN, GamePage, Seat, Session, Shell, plural
+from shell import GamePage, Seat, Session, Shell, plural
 from ui import Node, h, svg
 
 from conquest.core import InvalidOptions
@@ -50,22 +47,12 @@ from conquest.games.reign.state import State
 from conquest.seats import PALETTE
 
 #: the stored setting that keeps a saved game's seats (who plays, colour) by slot id
-SEATS_PREF = "reign-seats-"
 #: words of the four symbols the seed lost (rulings, "R." preamble)
 SYMBOLS = {"coin": "coins", "sword": "swords", "heart": "defence (hearts)", "bolt": "damage (bolts)"}
 SETUP_WORDS = {
     "easy": "Easy: you sit at the long sides, every card is on someone's side",
     "challenging": "Challenging: you sit at the short ends, the middle column is nobody's",
 }
-
-
-def engine_takes_seats() -> bool:
-    """Whether the engine stores the shell's ``seats`` option (who plays, colours)."""
-    try:
-        GAME.normalize_options({"seats": [{"name": "A", "colour": PALETTE[0]}, {"name": "B", "colour": PALETTE[1]}]})
-    except InvalidOptions:
-        return False
-    return True
 
 
 # -- symbols ---------------------------------------------------------------------------------
@@ -122,7 +109,6 @@ class ReignPage(GamePage):
         super().__init__(shell)
         self.rules = GAME.rules
         self.codec = GAME.codec
-        self.takes_seats = engine_takes_seats()
         #: the battle draft of the person choosing now: a card code and purchases per kind
         self.card: str | None = None
         self.counts: list[int] = [0] * len(self.rules.kinds)
@@ -130,67 +116,17 @@ class ReignPage(GamePage):
         self.picks: list[str] = []
         #: ``(log length, seat)`` the drafts belong to: another step or seat drops them
         self.draft_key: tuple[int, int] | None = None
-        #: seats of a game being started (``options``), kept by ``opened`` for its slot
-        self.new_seats: list[Seat] | None = None
-        #: roles of the open game's seats, ``[{"who", "colour"}]`` (see the module docstring)
-        self.roles: list[dict[str, str]] = []
-        self.roles_names: tuple[str, ...] = ()
 
     # -- set-up -----------------------------------------------------------------------------
     def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
-        """The setup (R1) and the seats: as ``seats`` when the engine takes them, else the
-        names, with the roles kept by the page."""
+        """The setup (R1) and the seats (names, colours, who plays), kept in the options."""
         setup = str(fields.get("setup", "easy") or "easy")
         if setup not in SETUPS:
             raise InvalidOptions("options.setup", "Pick the easy or the challenging setup.")
-        out: dict[str, Any] = {"setup": setup}
-        if self.takes_seats:
-            out["seats"] = [s.to_json() for s in seats]
-        else:
-            out["players"] = [s.name for s in seats]
-            self.new_seats = list(seats)
-        return out
+        return {"setup": setup, "seats": [s.to_json() for s in seats]}
 
     def opened(self) -> None:
-        """A game was opened: its seats' roles from the set-up or this browser's record."""
-        s = self.shell.session
         self.reset()
-        if s is None or self.takes_seats:
-            return
-        names = tuple(s.match.state.names)
-        key = SEATS_PREF + s.slot_id if s.slot_id else None
-        roles: list[dict[str, str]] | None = None
-        if self.new_seats is not None and tuple(x.name for x in self.new_seats) == names:
-            roles = [{"who": x.who, "colour": x.colour} for x in self.new_seats]
-        elif key is not None and (raw := self.shell.host.load_pref(key)):
-            try:
-                got = json.loads(raw)
-                if isinstance(got, list) and len(got) == 2 and all(isinstance(g, dict) for g in got):
-                    roles = [{"who": str(g.get("who", HUMAN)), "colour": str(g.get("colour", PALETTE[i]))}
-                             for i, g in enumerate(got)]
-            except ValueError:
-                roles = None
-        elif self.roles and self.roles_names == names:  # "continue from here": a new slot
-            roles = self.roles
-        self.new_seats = None
-        if roles is None:
-            self.roles, self.roles_names = [], ()
-            return
-        self.roles, self.roles_names = roles, names
-        if key is not None:
-            self.shell.host.save_pref(key, json.dumps(roles))
-        s.seats = lambda: self.seats_of(s)  # type: ignore[method-assign]
-
-    def seats_of(self, s: Session) -> list[Seat]:
-        """The seats with the roles the page keeps (names from the engine's state)."""
-        names = s.match.state.names
-        out = []
-        for i in range(2):
-            role = self.roles[i] if i < len(self.roles) else {}
-            who = role.get("who", HUMAN)
-            colour = role.get("colour", PALETTE[i])
-            out.append(Seat(names[i], colour if colour in PALETTE else PALETTE[i], who or HUMAN))
-        return out
 
     def reset(self) -> None:
         """Forget half-made choices (after any step, undo or jump)."""
@@ -805,4 +741,4 @@ def main() -> None:
     run(ReignPage)
 
 
-__all__ = ["ReignPage", "icon", "engine_takes_seats", "main"]
+__all__ = ["ReignPage", "icon", "main"]

@@ -251,9 +251,11 @@ class Session:
         """Seats from the options: ``seats``, or ``players`` (where a bare string is a name;
         in ``seats`` a bare string is a bot level, as older Game of Conquests links have)."""
         raw = self.match.options.get("seats")
+        players = self.match.options.get("players")
+        names = [p.get("name") if isinstance(p, Mapping) else p for p in players] if isinstance(players, list) else []
         names_only = not isinstance(raw, list)
         if names_only:
-            raw = self.match.options.get("players")
+            raw = players
         out: list[Seat] = []
         n = self.game.max_players if not isinstance(raw, list) else len(raw)
         for i in range(n):
@@ -261,6 +263,8 @@ class Session:
             name = f"Player {i + 1}"
             colour = PALETTE[i % len(PALETTE)]
             who = HUMAN
+            if i < len(names) and isinstance(names[i], str) and names[i]:
+                name = names[i]  # a game may keep names apart from the seats ("players")
             if isinstance(item, Mapping):
                 name = str(item.get("name") or name)
                 colour = str(item.get("colour") or colour)

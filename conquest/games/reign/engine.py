@@ -11,6 +11,7 @@ docstring of :mod:`conquest.games.reign`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations, product
@@ -129,13 +130,40 @@ class ReignGame(Game[State, Action]):
         Default names are left out so links stay short.
         """
         raw = dict(options or {})
-        unknown = set(raw) - {"setup", "players"}
+        unknown = set(raw) - {"setup", "players", "seats"}
         if unknown:
             raise InvalidOptions("options.unknown", f"unknown option(s): {', '.join(sorted(unknown))}")
         setup = raw.get("setup", "easy")
         if setup not in SETUPS:
             raise InvalidOptions("options.setup", f"R1: the setup is 'easy' or 'challenging', not {setup!r}")
         out: dict[str, Any] = {"setup": setup}
+        seats = raw.get("seats")
+        if seats is not None:
+            # the page's seats: who plays each side (a person or a bot level) and its colour,
+            # kept in the options so a link or save reopens them; names as under "players"
+            if not isinstance(seats, list) or len(seats) != 2 or not all(isinstance(s, Mapping) for s in seats):
+                raise InvalidOptions("options.seats", "To Reign Supreme has exactly two seats")
+            kept = []
+            for i, s in enumerate(seats):
+                extra = set(s) - {"name", "colour", "bot"}
+                if extra:
+                    raise InvalidOptions("options.seats", f"seat {i + 1} has unknown fields: {', '.join(sorted(extra))}")
+                seat: dict[str, Any] = {}
+                colour = s.get("colour")
+                if colour is not None:
+                    if not isinstance(colour, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+                        raise InvalidOptions("options.seats", f"seat {i + 1}'s colour must look like #56b4e9")
+                    seat["colour"] = colour.lower()
+                bot = s.get("bot")
+                if bot is not None:
+                    if bot not in self.bot_levels():
+                        raise InvalidOptions("options.seats", f"seat {i + 1}'s computer level is unknown: {str(bot)[:40]!r}")
+                    seat["bot"] = bot
+                kept.append(seat)
+            if any("name" in s for s in seats):  # names given with the seats (idempotent without)
+                raw["players"] = [s.get("name") for s in seats]
+            if any(kept):
+                out["seats"] = kept
         players = raw.get("players")
         if players is not None:
             if not isinstance(players, list) or len(players) != 2:
