@@ -130,3 +130,23 @@ def open_page(context: Any, base_url: str):  # noqa: ANN201
         return w
 
     return _open
+
+
+def click_territory(page: Any, element_id: str) -> None:
+    """A real mouse click on a point of a map territory (``element_id``) not covered by a
+    label or a mark: the map's own pointer handling turns it into a pick."""
+    point = page.evaluate(
+        """(id) => {
+            const el = document.getElementById(id);
+            el.scrollIntoView({ block: "center" });
+            const r = el.getBoundingClientRect();
+            for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
+                const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
+                if (document.elementFromPoint(x, y) === el) return [x, y];
+            }
+            return null;
+        }""",
+        element_id,
+    )
+    assert point is not None, f"{element_id} has no free point to click"
+    page.mouse.click(*point)

@@ -14,6 +14,8 @@ import json
 import time
 from pathlib import Path
 
+from tests.browser.conftest import click_territory as click_on_map
+
 HOSTILE = "<img src=x onerror=alert(1)>"
 PACK = Path(__file__).resolve().parent.parent / "data" / "campaign_pack.json"
 #: what the stage waits for when the person must act, and the end
@@ -39,22 +41,8 @@ def wait_acting(page, last_step: str | None) -> tuple[str, str]:
 
 
 def click_territory(page, t: int) -> None:
-    """A real mouse click on a point of territory ``t`` not covered by a label or a mark."""
-    point = page.evaluate(
-        """(id) => {
-            const el = document.getElementById(id);
-            el.scrollIntoView({ block: "center" });
-            const r = el.getBoundingClientRect();
-            for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-                const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
-                if (document.elementFromPoint(x, y) === el) return [x, y];
-            }
-            return null;
-        }""",
-        f"cp-t{t}",
-    )
-    assert point is not None, f"territory {t} has no free point to click"
-    page.mouse.click(*point)
+    """A real mouse click on territory ``t`` of this page's map."""
+    click_on_map(page, f"cp-t{t}")
 
 
 def test_a_whole_game_with_one_person_and_two_bots(open_page, tmp_path: Path) -> None:

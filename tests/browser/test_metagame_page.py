@@ -20,6 +20,7 @@ import re
 from conquest.games.metagame import GAME
 from conquest.savecode import make_fragment, parse_fragment
 from conquest.session import Match
+from tests.browser.conftest import click_territory as click_on_map
 
 HOSTILE = "<i>Cy</i>"
 HOSTILE_GAME = "<b>Go</b>"
@@ -50,22 +51,8 @@ def forgive_reload_aborts(w) -> None:
 
 
 def click_territory(page, t: int) -> None:
-    """A real mouse click on a point of territory ``t`` that is not covered by anything else."""
-    point = page.evaluate(
-        """(id) => {
-            const el = document.getElementById(id);
-            el.scrollIntoView({ block: "center" });
-            const r = el.getBoundingClientRect();
-            for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-                const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
-                if (document.elementFromPoint(x, y) === el) return [x, y];
-            }
-            return null;
-        }""",
-        f"mg-t{t}",
-    )
-    assert point is not None, f"territory {t} has no free point to click"
-    page.mouse.click(*point)
+    """A real mouse click on territory ``t`` of this page's map."""
+    click_on_map(page, f"mg-t{t}")
 
 
 def mirror(page) -> Match:

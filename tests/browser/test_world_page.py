@@ -20,6 +20,7 @@ from conquest.games.world.rules import RULES
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
+from tests.browser.conftest import click_territory as click_on_map
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
@@ -71,23 +72,9 @@ def wait_act(page: Any, last: str | None) -> tuple[str, str]:
     return str(el.get_attribute("data-act")), str(el.get_attribute("data-step"))
 
 
-def click_territory(page: Any, t: int) -> None:
-    """A real mouse click on a point of territory ``t`` not covered by a label or a mark."""
-    point = page.evaluate(
-        """(id) => {
-            const el = document.getElementById(id);
-            el.scrollIntoView({ block: "center" });
-            const r = el.getBoundingClientRect();
-            for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-                const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
-                if (document.elementFromPoint(x, y) === el) return [x, y];
-            }
-            return null;
-        }""",
-        f"wc-t{t}",
-    )
-    assert point is not None, f"territory {t} has no free point to click"
-    page.mouse.click(*point)
+def click_territory(page, t: int) -> None:
+    """A real mouse click on territory ``t`` of this page's map."""
+    click_on_map(page, f"wc-t{t}")
 
 
 def board(page: Any) -> tuple[list[int], list[int]]:
