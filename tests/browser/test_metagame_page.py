@@ -43,13 +43,6 @@ def reload(w) -> None:
     w.wait_engine()
 
 
-def forgive_reload_aborts(w) -> None:
-    """Requests a reload cut off (e.g. the runtime's preload still downloading when the
-    engine was already ready) are not failures; their events may arrive late, so they are
-    dropped just before the final check of a page that was reloaded."""
-    w.failed[:] = [f for f in w.failed if "net::ERR_ABORTED" not in f]
-
-
 def click_territory(page, t: int) -> None:
     """A real mouse click on territory ``t`` of this page's map."""
     click_on_map(page, f"mg-t{t}")
@@ -270,7 +263,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     dl.value.save_as(campaign_file)
     host_url = page.inner_text("#shell-host-url")
     view_url = page.inner_text("#shell-view-url")
-    forgive_reload_aborts(w)
+    w.forgive_navigation_aborts()
     assert int(re.search(r"([\d,]+) of 2,000", page.inner_text("#shell-host-len"))[1].replace(",", "")) == len(
         host_url
     )
