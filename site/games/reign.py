@@ -359,42 +359,12 @@ class ReignPage(GamePage):
 
     # -- the battle screen ----------------------------------------------------------------------
     def side_sums(self, st: State, seat: int, card: str | None, counts: Sequence[int]) -> dict[str, Any]:
-        """R7's three sums for one side, term by term, from the data file and the state."""
+        """R7's three sums for one side, term by term, from the engine (one place for the arithmetic)."""
         r = self.rules
-        pend = st.battle
-        assert pend is not None
-        p = st.players[seat]
-        c = r.cards[r.card_index(card)] if card else None
-        attack: list[tuple[str, int]] = [("Military", p.military)]
-        defence: list[tuple[str, int]] = []
-        damage: list[tuple[str, int]] = []
-        if c is not None:
-            attack.append((c.name, c.attack.value))
-            defence.append((c.name, c.defence.value))
-            damage.append((c.name, c.damage.value))
-        defender = 1 - pend.attacker
-        if seat == defender and st.controls(defender, pend.place):
-            heart = GAME.face(st, pend.place).heart.value
-            if heart:
-                defence.append((f"{GAME.tname(st, pend.place)} heart", heart))
-        bolts = GAME.bolts(st, seat)
-        if bolts:
-            damage.append(("Controlled cards' bolts", bolts))
-        for kind, n in zip(r.kinds, counts, strict=True):
-            if not n:
-                continue
-            label = f"{n} {kind.name if n == 1 else kind.plural}"
-            if kind.attack:
-                attack.append((label, kind.attack * n))
-            if kind.defence:
-                defence.append((label, kind.defence * n))
-            if kind.damage:
-                damage.append((label, kind.damage * n))
-        return {
-            "attack": attack, "defence": defence, "damage": damage,
-            "cost": r.purchase_cost(tuple(counts)),
-            "hired": sum(n for kind, n in zip(r.kinds, counts, strict=True) if kind.dies_first),
-        }
+        sums: dict[str, Any] = dict(GAME.side_terms(st, seat, r.card_index(card) if card else None, counts))
+        sums["cost"] = r.purchase_cost(tuple(counts))
+        sums["hired"] = sum(n for kind, n in zip(r.kinds, counts, strict=True) if kind.dies_first)
+        return sums
 
     @staticmethod
     def total(terms: Sequence[tuple[str, int]]) -> int:

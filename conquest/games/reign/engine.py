@@ -553,6 +553,43 @@ class ReignGame(Game[State, Action]):
             )
         return card, counts, cost
 
+    def side_terms(
+        self, state: State, seat: int, card: int | None, counts: Sequence[int]
+    ) -> dict[str, list[tuple[str, int]]]:
+        """R7's three sums of one side in the battle under way, term by term, each with its label.
+
+        Why terms and not totals: the battle screen shows the arithmetic ("9 = 6 Military + 3
+        Steady Advance"), and the totals the engine decides with must be the same numbers, so
+        both read this one place. ``card`` may be None while a player is still choosing.
+        """
+        r = self.rules
+        pend = state.battle
+        assert pend is not None
+        p = state.players[seat]
+        attack: list[tuple[str, int]] = [("Military", p.military)]
+        defence: list[tuple[str, int]] = []
+        damage: list[tuple[str, int]] = []
+        if card is not None:
+            c = r.cards[card]
+            attack.append((c.name, c.attack.value))
+            defence.append((c.name, c.defence.value))
+            damage.append((c.name, c.damage.value))
+        if seat != pend.attacker and state.controls(seat, pend.place):
+            heart = self.face(state, pend.place).heart.value
+            if heart:
+                defence.append((f"{self.tname(state, pend.place)} heart", heart))
+        bolts = self.bolts(state, seat)
+        if bolts:
+            damage.append(("Controlled cards' bolts", bolts))
+        for kind, n in zip(r.kinds, counts, strict=True):
+            if not n:
+                continue
+            label = f"{n} {kind.name if n == 1 else kind.plural}"
+            for terms, v in ((attack, kind.attack), (defence, kind.defence), (damage, kind.damage)):
+                if v:
+                    terms.append((label, v * n))
+        return {"attack": attack, "defence": defence, "damage": damage}
+
     def battle_totals(self, state: State, parts: tuple[Part, Part]) -> tuple[Totals, list[Any]]:
         """R6-R8: every number of the battle under way, without changing anything."""
         r = self.rules
@@ -564,21 +601,11 @@ class ReignGame(Game[State, Action]):
         hired = [0, 0]
         for seat in (0, 1):
             card_i, counts, cost = self._check_part(state, seat, parts[seat])
-            card = r.cards[card_i]
-            p = state.players[seat]
-            atk = p.military + card.attack.value
-            dfc = card.defence.value
-            dmg = card.damage.value + self.bolts(state, seat)
-            for kind, n in zip(r.kinds, counts, strict=True):
-                atk += kind.attack * n
-                dfc += kind.defence * n
-                dmg += kind.damage * n
-                if kind.dies_first:
-                    hired[seat] += n
-            if seat == dfd and state.controls(dfd, pend.place):
-                dfc += self.face(state, pend.place).heart.value
-            t.attack[seat], t.defence[seat], t.damage[seat], t.cost[seat] = atk, dfc, dmg, cost
-            info.append((card_i, card))
+            terms = self.side_terms(state, seat, card_i, counts)
+            t.attack[seat], t.defence[seat], t.damage[seat] = (sum(n for _, n in terms[k]) for k in ("attack", "defence", "damage"))
+            t.cost[seat] = cost
+            hired[seat] = sum(n for kind, n in zip(r.kinds, counts, strict=True) if kind.dies_first)
+            info.append((card_i, r.cards[card_i]))
         for seat in (0, 1):
             raw = max(0, t.damage[1 - seat] - t.defence[seat])
             # you cannot lose more troops than you have: casualties stop at hired + Military
