@@ -207,6 +207,9 @@ def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> in
                 # unguarded on purpose: the fuzz tests run this path and must see any bug
                 line = game.describe_action(step.before, step.action)
                 _say(out, f"{step.index + 1:5d}. {step.text:<24} {line}")
+            note = getattr(game, "verify_note", None)  # e.g. the metagame's duels (M12)
+            if note is not None and (said := note(step.before, step.action)):
+                _say(out, f"step {step.index + 1}: {said}")
             state = step.after
     except ReplayError as exc:
         _say(out, f"REFUSED step {exc.index + 1}: {excerpt(exc.text)}: {exc.cause.message} [{exc.cause.code}]")

@@ -3,7 +3,8 @@
 Modules: :mod:`.board` (the map as an index graph), :mod:`.phases` (the phases and the one
 table of what each allows and asks), :mod:`.state` (frozen state), :mod:`.actions` (compact
 action texts), :mod:`.duels` (the games a duel can be played in: titles from the catalog,
-"built in" from the registry), :mod:`.engine` (rulings M1-M17), :mod:`.view` (the host
+"built in" from the registry), :mod:`.duelrecord` (a duel played here: hand-over and
+replay), :mod:`.engine` (rulings M1-M17), :mod:`.view` (the host
 console's view and log lines, built from the engine), :mod:`.game` (the registered game:
 rules plus view). Imports go one way: view imports engine, never the reverse.
 
@@ -18,8 +19,12 @@ Choices where the rulings are silent (the rules page and the report repeat them)
 - The attacker assigns first, then the defender. The attacker decides on a re-spin first;
   if they keep the result, the defender may re-spin.
 - The host presses spin (``spin``); the draw is then a chance step ``r<k> <layout>`` (X is the sum of the layout).
-- The duel result is recorded by the host (``da``/``dd``); built-in games are not played
-  by the engine: the page links to them and the host records the result (M12).
+- A duel in one of the site's own two-player games (any registered game for two) is played
+  on that game's page and comes back as ``da:<game>:...``: the whole finished duel, which
+  ``apply`` replays with the duel game's engine (winner and seats must be the invasion's;
+  :mod:`.duelrecord`). The host may still type ``da``/``dd`` (a game played elsewhere, an
+  abandoned duel); the log then says "entered by hand" (M12). A duel record is one log step
+  of at most 2,000 characters (a link's limit per step); a longer duel is entered by hand.
 - M4 override: ``k<t>!`` is legal only when no neutral territory qualifies; it then allows
   any neutral territory.
 - M14: with exactly zero eligible territories the gift step is skipped and the log line of

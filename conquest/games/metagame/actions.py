@@ -19,7 +19,8 @@ text               value                            meaning
 ``spin``           ``Spin()``                       M10 the host presses spin
 ``r17 5,3,,16``    ``SpinResult(17, layout)``       M10 drawn slice 17 (0-based) and the wheel
 ``x12``/``x-``     ``Respin(12)``                   M11 re-spin spending territory 12 (or not)
-``da``/``dd``      ``Duel("a")``                    M12 duel won by attacker / defender
+``da``/``dd``      ``Duel("a")``                    M12 duel won by attacker / defender (entered by hand)
+``da:conquests:…`` ``Duel("a", record)``            M12 a duel played here, carried whole and replayed
 ``g12``            ``Gift(12)``                     M14 the losing attacker's gift
 ``!o37=2``         ``SetOwner(37, 2)``              M17 owner correction (``=-`` neutral)
 ``!k2=37``         ``SetCapital(2, 37)``            M17 capital correction (``=-`` none)
@@ -30,8 +31,10 @@ text               value                            meaning
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from conquest.core import InvalidAction
 
@@ -52,6 +55,9 @@ __all__ = [
     "SetCapital",
     "SetTokens",
     "Agree",
+    "DuelRecord",
+    "format_record",
+    "parse_record",
     "Action",
     "parse_action",
     "format_alloc",
@@ -188,14 +194,110 @@ class Respin:
         return "x-" if self.t is None else f"x{self.t}"
 
 
+# -- a duel played here, as text (M12; the replay is in :mod:`.duelrecord`) ----------------
+#: one log step of a link holds at most this many characters (conquest.savecode's
+#: MAX_ACTION_CHARS); a longer duel is refused with a message, and the host enters the
+#: winner by hand. A Game of Conquests duel of ~350 moves still fits.
+MAX_RECORD_CHARS = 2_000
+#: option keys that say who sits where (or name the save), never rules: rebuilt from the
+#: campaign's players, so a record never repeats names or colours
+SEAT_KEYS = frozenset({"seats", "players", "title", "seed"})
+_ESC = {"%": "%25", ",": "%2C", ":": "%3A", ";": "%3B"}
+_UNESC = {v: k for k, v in _ESC.items()}
+_RECORD_RE = re.compile(r"d([ad]):([a-z][a-z0-9_-]{0,39}):([ad]):(0|[1-9][0-9]{0,18}):([^:]*):(.*)", re.S)
+
+
+def _esc(text: str) -> str:
+    return "".join(_ESC.get(ch, ch) for ch in text)
+
+
+def _unesc(text: str, what: str) -> str:
+    def sub(m: re.Match[str]) -> str:
+        code = m[0].upper()
+        if code not in _UNESC:
+            raise InvalidAction(
+                "action.duel-escape", f"M12: the duel record's {what} holds an unknown escape {m[0]!r}"
+            )
+        return _UNESC[code]
+
+    if re.search(r"%(?![0-9A-Fa-f]{2})", text):
+        raise InvalidAction("action.duel-escape", f"M12: the duel record's {what} holds a broken % escape")
+    return re.sub(r"%[0-9A-Fa-f]{2}", sub, text)
+
+
+@dataclass(frozen=True)
+class DuelRecord:
+    """A finished duel as data: enough to replay it exactly with its own engine."""
+
+    game: str  # the duel game's registry id
+    first: str  # "a": the attacker sat in the duel's first seat; "d": the defender did
+    seed: int  # the duel's set-up seed (options["seed"] of its save)
+    options: str  # rules options differing from the defaults, as compact sorted JSON ("" for none)
+    log: tuple[str, ...]
+
+    def rules_options(self) -> dict[str, Any]:
+        return json.loads(self.options) if self.options else {}
+
+
+def format_record(winner: str, rec: DuelRecord) -> str:
+    """The canonical log text of a duel decided by ``rec``."""
+    steps = ",".join(_esc(x) for x in rec.log)
+    return f"d{winner}:{rec.game}:{rec.first}:{rec.seed}:{_esc(rec.options)}:{steps}"
+
+
+def parse_record(text: str) -> tuple[str, DuelRecord]:
+    """``(winner, record)`` from a log text; InvalidAction when malformed (never replays here)."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise InvalidAction(
+            "action.duel-long",
+            f"M12: a duel record is at most {MAX_RECORD_CHARS:,} characters; this one has {len(text):,}",
+        )
+    m = _RECORD_RE.fullmatch(text)
+    if m is None:
+        raise InvalidAction(
+            "action.duel-syntax", "M12: not a duel record (da:<game>:<a|d>:<seed>:<options>:<steps>)"
+        )
+    raw_opts = _unesc(m[5], "options")
+    if raw_opts:
+        try:
+            opts = json.loads(raw_opts)
+        except ValueError:
+            raise InvalidAction(
+                "action.duel-options", "M12: the duel record's options are not JSON"
+            ) from None
+        if not isinstance(opts, dict) or not opts:
+            raise InvalidAction(
+                "action.duel-options", "M12: the duel record's options must be a non-empty object"
+            )
+        if SEAT_KEYS & set(opts):
+            raise InvalidAction(
+                "action.duel-options",
+                "M12: the duel record's options may not name seats, players, a title or a seed",
+            )
+        raw_opts = json.dumps(opts, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    log = tuple(_unesc(x, "steps") for x in m[6].split(",")) if m[6] else ()
+    if any(not x for x in log):
+        raise InvalidAction("action.duel-steps", "M12: the duel record holds an empty step")
+    return m[1], DuelRecord(m[2], m[3], int(m[4]), raw_opts, log)
+
+
 @dataclass(frozen=True)
 class Duel:
-    """``winner`` is ``"a"`` (attacker) or ``"d"`` (defender)."""
+    """``winner`` is ``"a"`` (attacker) or ``"d"`` (defender).
+
+    Without ``record`` the host typed the winner (a game played elsewhere, or an abandoned
+    duel); with it, the duel was played here and ``apply`` replays it (:mod:`.duelrecord`).
+    """
 
     winner: str
+    record: DuelRecord | None = None
+
+    @property
+    def by_hand(self) -> bool:
+        return self.record is None
 
     def __str__(self) -> str:
-        return "d" + self.winner
+        return "d" + self.winner if self.record is None else format_record(self.winner, self.record)
 
 
 @dataclass(frozen=True)
@@ -304,6 +406,9 @@ def parse_action(text: str) -> Action:
         return Agree()
     if s in ("da", "dd"):
         return Duel(s[1])
+    if s.startswith(("da:", "dd:")):
+        winner, record = parse_record(s)
+        return Duel(winner, record)
     if m := _RE["k"].fullmatch(s):
         return PickCapital(int(m[1]), m[2] == "!")
     if m := _RE["c"].fullmatch(s):

@@ -45,6 +45,7 @@ from conquest.games.metagame.actions import (
     quote,
 )
 from conquest.games.metagame.board import Board, BoardError, board_for_options, check_map_size
+from conquest.games.metagame.duelrecord import replay_duel
 from conquest.games.metagame.duels import default_games, game_title
 from conquest.games.metagame.phases import CORRECTIONS, PHASE_RULES, Phase, Seat
 from conquest.games.metagame.state import NEUTRAL, Invasion, Player, State
@@ -799,6 +800,12 @@ class MetagameRules(Game[State, Action]):
     def _duel(self, state: State, a: Duel) -> State:
         inv = state.inv
         assert inv is not None
+        if a.winner not in ("a", "d"):
+            raise InvalidAction("action.duel", "M12: a duel is won by the attacker (a) or the defender (d)")
+        if a.record is not None:
+            # M12, a built-in game played here: the record is replayed with the duel game's
+            # engine; the winner and the seats must be this invasion's (IllegalAction if not)
+            replay_duel(state, a.winner, a.record)
         if a.winner == "a":
             inv2 = replace(inv, duel_wins=inv.duel_wins + 1)
             if inv2.duel_wins < inv2.needed_wins:

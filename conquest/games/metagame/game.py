@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.games.metagame.actions import Action
+from conquest.games.metagame.actions import Action, Duel
+from conquest.games.metagame.duels import game_title
 from conquest.games.metagame.engine import MetagameRules
 from conquest.games.metagame.state import State
 from conquest.games.metagame.view import build_view, describe_action
@@ -31,3 +32,20 @@ class MetagameGame(MetagameRules):
     def describe_action(self, state: State, action: Action) -> str:
         """Plain words for the log, with the consequences the engine worked out."""
         return describe_action(self, state, action)
+
+    def verify_note(self, state: State, action: Action) -> str | None:
+        """What ``python -m conquest verify`` says of a duel step (M12): replayed, or typed.
+
+        A step that reached here was accepted, so a recorded duel has just been replayed
+        with its own engine (winner and seats checked).
+        """
+        if not isinstance(action, Duel) or state.inv is None:
+            return None
+        inv = state.inv
+        who = state.player_name(inv.attacker if action.winner == "a" else inv.defender)
+        side = "attacker" if action.winner == "a" else "defender"
+        rec = action.record
+        if rec is None:
+            return f"duel entered by hand by the host: {who} ({side}) won"
+        n = len(rec.log)
+        return f"duel replayed: {game_title(rec.game)}, {n:,} step{'s' if n != 1 else ''}, {who} ({side}) won"

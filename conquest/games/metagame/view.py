@@ -308,6 +308,34 @@ def build_view(game: MetagameRules, state: State, player: int | None) -> dict[st
     }
 
 
+def _duel_how(action: Duel) -> str:
+    """How a duel's result came in: entered by hand, or played here and replayed (M12)."""
+    rec = action.record
+    if rec is None:
+        return "Duel result entered by hand: "
+    steps = plural_steps(len(rec.log))
+    return f"Duel of {game_title(rec.game)} played here ({steps}, replayed and checked): "
+
+
+def plural_steps(n: int) -> str:
+    return f"{n:,} step{'s' if n != 1 else ''}"
+
+
+def _duel_result(game: MetagameRules, state: State, action: Duel) -> str:
+    inv = state.inv
+    assert inv is not None
+    a, d, tn = state.player_name(inv.attacker), state.player_name(inv.defender), state.territory_name
+    if action.winner == "a":
+        if inv.duel_wins + 1 < inv.needed_wins:
+            return f"{a} wins the first game; a capital needs a second win"
+        if inv.m == 2:
+            return f"{a} wins and takes {d}'s capital and all {d}'s territories; {d} is eliminated"
+        return f"{a} wins and takes {tn(inv.target)}"
+    gifts = game.giftable(state, inv.attacker, inv.target)
+    tail = "" if gifts else f"; {a} has no non-capital territory bordering it, so nothing is given (M14)"
+    return f"{d} wins and keeps {tn(inv.target)}{tail}"
+
+
 def describe_action(game: MetagameRules, state: State, action: Action) -> str:
     """The log line for ``action`` played in ``state`` (before it is applied).
 
@@ -372,15 +400,7 @@ def describe_action(game: MetagameRules, state: State, action: Action) -> str:
             return f"{who} keeps the result"
         return f"{who} spends a re-spin token and {tn(action.t)} to spin again"
     if isinstance(action, Duel):
-        if action.winner == "a":
-            if inv.duel_wins + 1 < inv.needed_wins:
-                return f"{a} wins the first game; a capital needs a second win"
-            if inv.m == 2:
-                return f"{a} wins and takes {d}'s capital and all {d}'s territories; {d} is eliminated"
-            return f"{a} wins and takes {tn(inv.target)}"
-        gifts = game.giftable(state, inv.attacker, inv.target)
-        tail = "" if gifts else f"; {a} has no non-capital territory bordering it, so nothing is given (M14)"
-        return f"{d} wins and keeps {tn(inv.target)}{tail}"
+        return _duel_how(action) + _duel_result(game, state, action)
     if isinstance(action, Gift):
         return f"{a} gives {tn(action.t)} to {d} (M14)"
     return str(action)
