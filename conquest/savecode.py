@@ -21,6 +21,11 @@ names and a custom map's territory names) may hold no control character (C0, DEL
 log entries and option keys neither; other option text may hold only tab, line feed and
 carriage return (multi-line text such as a question pack). Numbers are bounded too: no
 option needs a whole number of 2**63 or more (the set-up seed is the largest).
+
+A save kept in this browser (a slot) or exported from it also carries its ``slot`` record:
+``{"name", "created", "updated", "mode", "rev"}`` (issue 10, items 3 and 10), so the list of
+saved games can always be rebuilt whole from the saves themselves and a file keeps its name
+and dates. It is checked like the rest, and links never carry it (:func:`encode_save`).
 """
 from __future__ import annotations
 
@@ -47,6 +52,7 @@ __all__ = [
     "parse_fragment",
     "check_text",
     "MAX_LOG_ENTRIES",
+    "SLOT_KEY",
 ]
 
 CODE_PREFIX = "c1."
@@ -80,11 +86,16 @@ class SaveCodeError(ConquestError, ValueError):
 
 
 LOG_SEPARATOR = ";"
+#: the optional record of a stored slot inside a save (see the module docstring)
+SLOT_KEY = "slot"
+#: a slot's revision counts its writes; no browser writes a slot 2**53 times
+MAX_SLOT_REV = 2**53
 
 
 def encode_save(save: Mapping[str, Any]) -> str:
     """The link code of a save dict (``Save.to_json()``); validates it first."""
     obj: dict[str, Any] = validate_save(save)
+    obj.pop(SLOT_KEY, None)  # this browser's bookkeeping stays here
     if obj["log"] and all(entry and LOG_SEPARATOR not in entry for entry in obj["log"]):
         obj = {**obj, "log": LOG_SEPARATOR.join(obj["log"])}
     raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
@@ -236,7 +247,7 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     missing = [k for k in ("v", "game", "options", "log") if k not in obj]
     if missing:
         raise SaveCodeError("schema", f"The {what} is missing {', '.join(missing)}.")
-    extra = sorted(set(obj) - {"v", "game", "options", "log", "undone"})
+    extra = sorted(set(obj) - {"v", "game", "options", "log", "undone", SLOT_KEY})
     if extra:
         raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(extra)}.")
     version = obj["v"]
@@ -268,6 +279,39 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     undone = _check_undone(obj.get("undone", []), what)
     if undone:
         out["undone"] = undone
+    if SLOT_KEY in obj:
+        out[SLOT_KEY] = _check_slot_record(obj[SLOT_KEY], what)
+    return out
+
+
+def _check_slot_record(rec: Any, what: str) -> dict[str, Any]:
+    """The ``slot`` record: name (text), created/updated (ms since the epoch), mode, rev."""
+    if not isinstance(rec, Mapping):
+        raise SaveCodeError("schema", f"The {what}'s slot record is not an object.")
+    extra = sorted(set(rec) - {"name", "created", "updated", "mode", "rev"})
+    if extra:
+        raise SaveCodeError(
+            "schema", f"The {what}'s slot record has fields this site does not know: {excerpt(', '.join(extra), 60)}."
+        )
+    out: dict[str, Any] = {}
+    name = rec.get("name", "")
+    if not isinstance(name, str) or len(name) > 10_000:
+        raise SaveCodeError("schema", f"The {what}'s slot name is not short text.")
+    check_text(name, f"the {what}'s slot name", strict=True)
+    out["name"] = name
+    for key in ("created", "updated"):
+        value = rec.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e15:
+            raise SaveCodeError("schema", f"The {what}'s slot date {key!r} is not a time.")
+        out[key] = float(value)
+    mode = rec.get("mode", "host")
+    if mode not in ("host", "view"):
+        raise SaveCodeError("schema", f"The {what}'s slot mode is neither 'host' nor 'view'.")
+    out["mode"] = mode
+    rev = rec.get("rev", 0)
+    if isinstance(rev, bool) or not isinstance(rev, int) or not 0 <= rev < MAX_SLOT_REV:
+        raise SaveCodeError("schema", f"The {what}'s slot revision is not a count.")
+    out["rev"] = rev
     return out
 
 
