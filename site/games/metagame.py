@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from duel_desk import DuelDesk, wire_duel_desk
 from shell import GamePage, Seat, Shell, plural
 from ui import Node, h, svg
 
@@ -163,6 +164,8 @@ class MetagamePage(GamePage):
         self.speed: str = ""
         self.speed_result: str | None = None
         self.perf: dict[str, float] = {}
+        #: a duel in one of the site's own games: set up, watched, its result taken (issue 14)
+        self.duel_desk = DuelDesk(self)
 
     # -- set-up ---------------------------------------------------------------------------
     def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
@@ -495,6 +498,7 @@ class MetagamePage(GamePage):
             "mg-marks": self.render_marks(view),
             "mg-side": h(
                 "div",
+                self.duel_desk.render(view),
                 self.render_actions(view),
                 self.render_choose(state, view),
                 self.render_invasion(state, view),
@@ -554,16 +558,6 @@ class MetagamePage(GamePage):
                     self.button(f"{a} (attacker) won", Duel("a"), disabled=wait),
                     self.button(f"{d} (defender) won", Duel("d"), disabled=wait),
                 ]
-                chosen = inv.get("chosen_game")
-                if chosen and chosen.get("builtin"):
-                    gid = chosen.get("id") or chosen["name"]
-                    title = view["games"][chosen["game"]].get("title") or chosen["name"]
-                    kids += [
-                        h("p", f"Play {title} on its own page (it opens in a new tab), then enter the winner here.",
-                          cls="mg-msg"),
-                        h("a", f"Play {title}", href=f"../{gid}/", target="_blank", rel="noopener",
-                          cls="button secondary", id="mg-play-duel"),
-                    ]
         return h("div", *kids, id="mg-actions", cls="mg-actions")
 
     def render_choose(self, state: Any, view: Mapping[str, Any]) -> Node:
@@ -955,6 +949,7 @@ def main() -> None:
     from shell_browser import run
 
     runner = run(MetagamePage)
+    wire_duel_desk(runner)
     js.window.conquestBench = create_proxy(
         lambda text, repeats=3: bench(str(text), int(repeats or 3), runner.host.clock)
     )

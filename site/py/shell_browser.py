@@ -20,6 +20,7 @@ from typing import Any
 import dom
 import frame
 import js  # type: ignore[import-not-found]
+from duel_desk import duel_banner
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from shell import GamePage, Shell, check_save
 from ui import Event, Node
@@ -436,6 +437,8 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
+        finished = self.game.outcome(s.match.state) is not None
+        dom.mount_id("shell-duel", duel_banner(self.host, s.slot_id, finished, self.game.id))  # issue 14
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)

@@ -1,0 +1,331 @@
+"""Built-in duels on the metagame wheel (issue 14, M12): the console's duel panel and the duel page's banner.
+
+Why here and not in the console's module: the hand-over is about two pages, the host
+console and whichever game's page plays the duel, and it works the same for every
+registered two-player game. The engine side (:mod:`conquest.games.metagame.duelrecord`)
+builds the duel's options from the invasion and turns a finished duel save into the
+campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' part:
+
+- the console's panel (:class:`DuelDesk`), shown when the wheel lands on a built-in game:
+  the host chooses how the duel is played: on this device (hot-seat: the duel opens in a
+  new tab on the duel game's page), by link (each player moves and sends the link on;
+  the host pastes the finished link), or elsewhere (the host types the winner, the
+  console's own buttons, logged "entered by hand");
+- the tie: the duel is a save slot of its own game in this browser, created by the console
+  with the two players' names and colours; ``conquest:metagame:duel-ties`` (a small
+  preference) maps each duel's slot to its campaign's slot and to the campaign step it
+  belongs to. When that slot holds a finished duel, :meth:`DuelDesk.poll` (run when the
+  console opens, when another tab writes storage, and when the console gets the focus)
+  plays the result by itself. A tie that no longer matches the campaign (undo, another
+  step) is ignored;
+- the capital rule (two wins of the same game): after the first win the second duel is set
+  up at once, in the same way;
+- the duel page's banner (:func:`duel_banner`): which campaign the duel is for, and the way
+  back to the console.
+
+Pure Python on the shell's ``Host``: tested in CPython (tests/test_page_duels.py).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ui import Node, h
+
+from conquest.core import ConquestError, IllegalAction, get_game
+from conquest.games.metagame.actions import Duel
+from conquest.games.metagame.duelrecord import duel_from_save, duel_game_id, duel_setup
+from conquest.games.metagame.phases import Phase
+from conquest.rng import Rng
+from conquest.savecode import SaveCodeError, make_fragment, parse_fragment
+from conquest.session import Match
+
+__all__ = ["DuelDesk", "duel_banner", "TIES_KEY", "MODES", "site_base"]
+
+TIES_KEY = "conquest:metagame:duel-ties"
+#: how a duel is played: on this device, or by link between the two players
+MODES = {"here": "on this device", "link": "by link"}
+#: ties kept at most (the oldest go first): a preference stays small
+MAX_TIES = 40
+
+
+def site_base(page_url: str) -> str:
+    """``…/play/`` from a page's address ``…/play/<id>/``: where every game's page is."""
+    trimmed = page_url.rstrip("/")
+    return trimmed[: trimmed.rfind("/") + 1]
+
+
+def load_ties(host: Any) -> dict[str, dict[str, Any]]:
+    """Duel slot -> its tie to a campaign; anything unreadable is an empty map (a preference is data)."""
+    raw = host.load_pref(TIES_KEY)
+    try:
+        obj = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    if not isinstance(obj, dict):
+        return {}
+    return {str(k): v for k, v in obj.items() if isinstance(v, dict)}
+
+
+def save_ties(host: Any, ties: Mapping[str, Mapping[str, Any]]) -> bool:
+    items = list(ties.items())[-MAX_TIES:]
+    return host.save_pref(TIES_KEY, json.dumps(dict(items), separators=(",", ":")))
+
+
+class DuelDesk:
+    """The console's duel panel: sets the duel up, watches its slot, takes its result."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.shell = page.shell
+        #: why the last look at the duel could not decide it (shown in the panel), or None
+        self.note: str | None = None
+        #: the duel save last looked at (its JSON), so an unchanged slot is not replayed again
+        self.seen: str | None = None
+
+    # -- the tie ----------------------------------------------------------------------
+    @property
+    def host(self) -> Any:
+        return self.shell.host
+
+    def key(self) -> str:
+        s = self.shell.session
+        return (s.slot_id if s is not None and s.slot_id else "") or "-"
+
+    def due(self) -> str | None:
+        """The built-in game whose duel the campaign waits for now, or None."""
+        s = self.shell.session
+        if s is None or s.locked():
+            return None
+        state = s.match.state
+        if state.phase is not Phase.DUEL:
+            return None
+        return duel_game_id(state)
+
+    def tie(self) -> dict[str, Any] | None:
+        """This campaign's duel tie for the step the campaign is at now (the newest), or None.
+
+        A tie made at another step (before an undo, or a duel already taken) is ignored.
+        """
+        s = self.shell.session
+        if s is None or self.due() is None:
+            return None
+        state = s.match.state
+        found = None
+        for slot_id, t in load_ties(self.host).items():
+            if (
+                t.get("campaign") == self.key()
+                and t.get("step") == len(s.match.log)
+                and t.get("wins") == state.inv.duel_wins
+                and t.get("game") == self.due()
+            ):
+                found = {**t, "slot": slot_id}
+        return found
+
+    def start(self, mode: str) -> None:
+        """Set the duel up: a new save slot of the duel game with the two players' seats."""
+        s = self.shell.session
+        if s is None or self.due() is None or mode not in MODES:
+            return
+        state = s.match.state
+        try:
+            setup = duel_setup(state)
+            duel = Match(setup["game"], setup["options"], rng=Rng(None))
+            duel.resolve_chance()  # a game that starts with a deal draws it now, as the shell does
+            slot = self.host.store.create(duel.save().to_json(), setup["options"]["title"], self.host.now())
+        except ConquestError as exc:
+            self.shell.say(f"The duel could not be set up here: {exc.message} Enter the winner by hand.", "error")
+            return
+        ties = load_ties(self.host)
+        ties[slot.id] = {
+            "campaign": self.key(),
+            "mode": mode,
+            "game": setup["game"],
+            "step": len(s.match.log),
+            "wins": state.inv.duel_wins,
+            "title": setup["options"]["title"],
+            "console": f"{self.shell.game.id}/?slot={s.slot_id}" if s.slot_id else f"{self.shell.game.id}/",
+        }
+        if not save_ties(self.host, ties):
+            self.shell.say("This browser refused to remember the duel; paste its finished link here instead.", "error")
+        self.note = None
+        self.seen = None
+
+    def forget(self) -> None:
+        """Drop the tie of the step now (the duel's own slot stays in the saved games)."""
+        t = self.tie()
+        ties = load_ties(self.host)
+        if t is not None and ties.pop(t["slot"], None) is not None:
+            save_ties(self.host, ties)
+        self.note = None
+
+    def duel_url(self, t: Mapping[str, Any]) -> str:
+        """The duel page in this browser, on its slot (relative to the console's page)."""
+        return f"../{t['game']}/?slot={t['slot']}"
+
+    def share_link(self, t: Mapping[str, Any]) -> str | None:
+        """The duel's host link to send to the players, as it stands in this browser now."""
+        try:
+            save = self.host.store.open(t["slot"])
+        except ConquestError:
+            return None
+        return f"{site_base(self.host.page_url())}{t['game']}/#{make_fragment(save)}"
+
+    # -- the result comes back ----------------------------------------------------------
+    def poll(self) -> bool:
+        """Take a finished duel from its slot; True when the campaign moved on."""
+        t = self.tie()
+        if t is None:
+            return False
+        try:
+            save = self.host.store.open(t["slot"])
+        except ConquestError as exc:
+            self.note = f"The duel's saved game cannot be read ({exc.message}); enter the winner by hand."
+            return False
+        raw = json.dumps(save, sort_keys=True)
+        if raw == self.seen:
+            return False
+        self.seen = raw
+        return self.take(save, t.get("mode", "here"))
+
+    def take_link(self, text: str) -> bool:
+        """A finished duel's link pasted by the host (the by-link way, or from another device)."""
+        text = str(text).strip()
+        if not text:
+            self.shell.say("Paste the link of the finished duel first.", "error")
+            return False
+        try:
+            _, save = parse_fragment(text.split("#", 1)[1] if "#" in text else text)
+        except SaveCodeError as exc:
+            self.shell.say(f"That link could not be read: {exc.message}", "error")
+            return False
+        t = self.tie()
+        return self.take(save, t.get("mode", "link") if t else "link", quiet=False)
+
+    def take(self, save: Mapping[str, Any], mode: str, quiet: bool = True) -> bool:
+        s = self.shell.session
+        if s is None or self.due() is None:
+            return False
+        try:
+            winner, record = duel_from_save(s.match.state, save)
+        except IllegalAction as exc:
+            if exc.code == "M12.duel-unfinished":
+                self.note = None
+                if not quiet:
+                    self.shell.say(f"{exc.message}: play it to the end first.", "error")
+                return False
+            self.note = exc.message
+            if not quiet:
+                self.shell.say(exc.message, "error")
+            return False
+        inv = s.match.state.inv
+        who = s.match.state.player_name(inv.attacker if winner == "a" else inv.defender)
+        if not self.shell.play(Duel(winner, record)):
+            return False
+        self.seen = None  # the tie stays: the duel's page still names its campaign
+        self.shell.say(f"{who} won the duel; the campaign has recorded it (the duel is in its log).")
+        if self.due() is not None:  # M12: a capital needs a second win of the same game
+            self.start(mode)
+            self.shell.say(f"{who} won the first duel; the second duel of the capital is set up below.")
+        return True
+
+    # -- the panel --------------------------------------------------------------------------
+    def render(self, view: Mapping[str, Any]) -> Node | None:
+        """The duel panel, or None when no built-in duel is due."""
+        gid = self.due()
+        if gid is None:
+            return None
+        s = self.shell.session
+        assert s is not None
+        state = s.match.state
+        inv = state.inv
+        title = get_game(gid).title
+        a, d = state.player_name(inv.attacker), state.player_name(inv.defender)
+        second = " (second game)" if inv.duel_wins else ""
+        kids: list[Any] = [h("h4", f"Duel{second}: {title}", id="mg-duel-title")]
+        t = self.tie()
+        if t is None:
+            kids += [
+                h("p", f"Play this duel here: {a} and {d} with their names and colours; "
+                       "the campaign takes the result by itself.", cls="mg-msg"),
+                h("div",
+                  h("button", "Play here, on this device", type="button", id="mg-duel-here",
+                    on_click=lambda ev: self.start("here")),
+                  h("button", "Play by link", type="button", id="mg-duel-link", cls="secondary",
+                    on_click=lambda ev: self.start("link")),
+                  cls="mg-actions"),
+                h("p", "Played elsewhere, or abandoned? Enter the winner with the buttons above "
+                       "(the log says it was entered by hand).", cls="mg-msg muted"),
+            ]
+        elif t.get("mode") == "link":
+            url = self.share_link(t) or ""
+            kids += [
+                h("p", f"Send this link to {a}, who moves first (White in a board game). Each player "
+                       "makes a move and sends the newest link (under Links on the duel page) to the other. "
+                       "When the duel ends, paste its last link here.", cls="mg-msg"),
+                h("div",
+                  h("input", type="text", readonly=True, value=url, id="mg-duel-url", cls="url",
+                    aria_label="The duel's link"),
+                  h("button", "Copy", type="button", cls="small secondary", data_copy=url, id="mg-duel-copy"),
+                  cls="mg-actions"),
+                h("a", "Open it here too", href=self.duel_url(t), target="_blank", rel="noopener",
+                  cls="button secondary", id="mg-duel-open"),
+            ]
+        else:
+            kids += [
+                h("p", f"The duel is set up on this device: {a} against {d}. When it ends, "
+                       "this console takes the result by itself.", cls="mg-msg"),
+                h("a", f"Open the duel{second}", href=self.duel_url(t), target="_blank", rel="noopener",
+                  cls="button", id="mg-duel-open"),
+            ]
+        if t is not None:
+            kids.append(h(
+                "form",
+                h("label", "Finished duel's link", for_="mg-duel-paste"),
+                h("input", type="text", name="link", id="mg-duel-paste", autocomplete="off",
+                  placeholder="https://…#h=…"),
+                h("button", "Take the result", type="submit", cls="small", id="mg-duel-take"),
+                id="mg-duel-paste-form", cls="mg-choose",
+                on_submit=lambda ev: self.take_link(ev.fields.get("link", "")),
+            ))
+            kids.append(h("button", "Set the duel up again", type="button", cls="small secondary",
+                          id="mg-duel-reset", on_click=lambda ev: self.forget()))
+        if self.note:
+            kids.append(h("p", self.note, cls="mg-msg bad", id="mg-duel-note", role="alert"))
+        return h("section", *kids, id="mg-duel", cls="mg-duel")
+
+
+def duel_banner(host: Any, slot_id: str | None, finished: bool, game_id: str) -> Node:
+    """On a duel's page: which campaign it is for, and the way back (hidden for other games)."""
+    t = load_ties(host).get(slot_id) if slot_id else None
+    if t is not None and t.get("game") == game_id:
+        back = f"../{t.get('console') or 'metagame/'}"
+        if finished:
+            words = "The duel is over: the campaign's console takes the result by itself. Switch back to its tab, or "
+        else:
+            words = f"{t.get('title') or 'A duel'} of a campaign: when it ends, its console takes the result by itself. "
+        return h("div", h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."),
+                 id="shell-duel-inner", cls="shell-duel notice")
+    return h("div", id="shell-duel-inner", hidden=True)
+
+
+def wire_duel_desk(runner: Any) -> None:
+    """In the page: look at the duel when another tab writes storage, on focus, and once now.
+
+    The duel's page autosaves into its slot after every move; the browser tells every other
+    tab of this site (a ``storage`` event), so the console sees the end without a click.
+    """
+    import frame
+    import js  # type: ignore[import-not-found]
+
+    desk: DuelDesk = runner.page.duel_desk
+
+    def look(ev: Any = None) -> None:
+        if runner.guard(desk.poll) or desk.note:
+            runner.render()
+
+    frame.on(js.window, "storage", look)
+    frame.on(js.window, "focus", look)
+    frame.on(js.document, "visibilitychange", look)
+    look()

@@ -1,0 +1,159 @@
+"""The console's duel panel (issue 14) in CPython: set up, watched, taken, on the shell's fake host.
+
+The duel is played on its own page's slot; here the "other tab" is simulated by replaying
+the duel slot's save with one move and writing it back, exactly what the duel page's
+autosave does. Positions one move from the end keep the duels short.
+"""
+from __future__ import annotations
+
+from conquests import ConquestsPage
+from duel_desk import TIES_KEY, duel_banner, load_ties, site_base
+from metagame import MetagamePage
+from page_host import FakeHost, make_page, render_all
+from test_metagame_duels import ANN, BOB, WHITE_MATES, campaign
+from ui import find, find_all, fire, text
+
+from conquest.games.metagame import GAME
+from conquest.savecode import make_fragment
+from conquest.session import Match
+
+
+def console(capital: bool = False, host: FakeHost | None = None):  # noqa: ANN201
+    """A console at a built-in duel (conquests), the campaign in a slot."""
+    shell, page, host = make_page(MetagamePage, host)
+    m = campaign(capital)
+    slot = host.store.create(m.save().to_json(), "Campaign", host.now())
+    shell.open(Match(GAME, m.options, m.log), slot)
+    return shell, page, host
+
+
+def panel(shell):  # noqa: ANN001, ANN201
+    return find(render_all(shell)["mg-side"], "#mg-duel")
+
+
+def play_in_other_tab(host: FakeHost, slot_id: str, position: str = WHITE_MATES) -> dict:
+    """What the duel's page does: the players move, the page autosaves the slot."""
+    save = host.store.open(slot_id)
+    duel = Match(save["game"], {**save["options"], "position": position}, save["log"])
+    duel.play("f4a4")
+    out = duel.save().to_json()
+    host.store.autosave(slot_id, out, host.now())
+    return out
+
+
+def test_the_panel_offers_the_duel_here_and_by_link_and_keeps_typing_as_the_fallback() -> None:
+    shell, page, host = console()
+    box = panel(shell)
+    assert "Duel: The Game of Conquests" in text(box)
+    assert find(box, "#mg-duel-here") and find(box, "#mg-duel-link")
+    assert "entered by hand" in text(box)
+    side = render_all(shell)["mg-side"]
+    assert find(side, "#mg-won-a") and find(side, "#mg-won-d")  # typing the winner stays
+
+
+def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itself() -> None:
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    assert tie["mode"] == "here" and tie["game"] == "conquests" and tie["campaign"] == shell.session.slot_id
+    href = find(panel(shell), "#mg-duel-open").attrs["href"]
+    assert href == f"../conquests/?slot={tie['slot']}"
+    # the duel page opens that slot with the two players' names and colours
+    dshell, dpage, _ = make_page(ConquestsPage, host)
+    dslot = host.store.get(tie["slot"])
+    dshell.open(Match("conquests", host.store.open(tie["slot"])["options"]), dslot)
+    seats = dshell.session.seats()
+    assert [(x.name, x.colour) for x in seats] == [(ANN["name"], ANN["colour"]), (BOB["name"], BOB["colour"])]
+    assert dslot.name == "Duel: Ann vs Bob for T10"
+    banner = duel_banner(host, tie["slot"], False, "conquests")
+    assert "Duel: Ann vs Bob for T10" in text(banner) and "hidden" not in banner.attrs
+    assert find(banner, "#shell-duel-back").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"
+    # nothing to take while the duel goes on
+    assert not page.duel_desk.poll() and shell.session.match.state.phase == "duel"
+    play_in_other_tab(host, tie["slot"])
+    assert page.duel_desk.poll()
+    m = shell.session.match
+    assert m.log[-1].startswith("da:conquests:a:") and m.state.owner[10] == 0
+    assert "Ann won the duel" in shell.message[1]
+    assert page.duel_desk.tie() is None  # the tie belonged to the step before
+    assert host.store.open(shell.session.slot_id)["log"] == m.log  # autosaved with the duel in it
+    words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
+    assert "played here" in words[0] and "replayed and checked" in words[0]
+    assert "The duel is over" in text(duel_banner(host, tie["slot"], True, "conquests"))
+    assert "hidden" in duel_banner(host, "nosuchslot", True, "conquests").attrs
+
+
+def test_capital_second_duel_is_set_up_by_itself() -> None:
+    shell, page, host = console(capital=True)
+    fire(panel(shell), "#mg-duel-here")
+    first = page.duel_desk.tie()["slot"]
+    play_in_other_tab(host, first)
+    assert page.duel_desk.poll()
+    s = shell.session
+    assert s.match.state.phase == "duel" and s.match.state.inv.duel_wins == 1
+    tie = page.duel_desk.tie()
+    assert tie["slot"] != first and tie["wins"] == 1
+    box = panel(shell)
+    assert "Duel (second game)" in text(box) and find(box, "#mg-duel-open")
+    assert "second duel" in shell.message[1]
+    play_in_other_tab(host, tie["slot"])
+    assert page.duel_desk.poll()
+    st = s.match.state
+    assert st.phase in ("turn", "over") and 1 not in st.owner
+    assert sum(x.startswith("da:conquests:") for x in s.match.log) == 2
+
+
+def test_by_link_the_host_pastes_the_finished_link() -> None:
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-link")
+    box = panel(shell)
+    url = find(box, "#mg-duel-url").attrs["value"]
+    assert url.startswith(site_base(host.page_url()) + "conquests/#h=")
+    assert "Send this link to Ann" in text(box)
+    # the players play on their own devices; the last one sends the finished link back
+    save = host.store.open(page.duel_desk.tie()["slot"])
+    duel = Match("conquests", {**save["options"], "position": WHITE_MATES})
+    duel.play("f4a4")
+    link = "https://example.org/play/conquests/#" + make_fragment(duel.save().to_json())
+    # garbage first: a clear message, nothing changes
+    fire(panel(shell), "#mg-duel-paste-form", "submit", fields={"link": "#h=c1.broken!"})
+    assert shell.message[0] == "error" and shell.session.match.state.phase == "duel"
+    fire(panel(shell), "#mg-duel-paste-form", "submit", fields={"link": link})
+    assert shell.session.match.state.owner[10] == 0
+
+
+def test_a_duel_with_other_seats_is_not_taken_and_the_panel_says_why() -> None:
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    slot = page.duel_desk.tie()["slot"]
+    save = host.store.open(slot)
+    other = {**save["options"], "seats": [ANN, {**BOB, "bot": "easy"}], "position": WHITE_MATES}
+    duel = Match("conquests", other)
+    duel.play("f4a4")
+    host.store.autosave(slot, duel.save().to_json(), host.now())
+    assert not page.duel_desk.poll()
+    note = find(panel(shell), "#mg-duel-note")
+    assert "Ann and Bob" in text(note)
+    assert shell.session.match.state.phase == "duel"
+    # the host falls back to typing the winner; the log says so
+    fire(render_all(shell)["mg-side"], "#mg-won-a")
+    if shell.session.match.state.phase == "duel":  # a confirm step may come first
+        buttons = find_all(render_all(shell)["mg-side"], "button")
+        confirm = [b for b in buttons if "Confirm" in text(b) or "Yes" in text(b)]
+        if confirm:
+            confirm[0].on["click"](None)
+    m = shell.session.match
+    assert m.log[-1] == "da"
+    assert shell.log_lines(len(m.log) - 1, len(m.log))[0]["words"].startswith("Duel result entered by hand")
+
+
+def test_a_stale_tie_after_undo_is_ignored_and_damaged_ties_are_empty() -> None:
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    assert page.duel_desk.tie() is not None
+    shell.session.match._push("dd")  # another step: the tie belongs to an earlier one
+    assert page.duel_desk.tie() is None
+    host.backend.set(TIES_KEY, "{not json")
+    assert load_ties(host) == {}
+    host.backend.set(TIES_KEY, "[1, 2]")
+    assert load_ties(host) == {}
