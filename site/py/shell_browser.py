@@ -20,6 +20,7 @@ from typing import Any
 import dom
 import frame
 import js  # type: ignore[import-not-found]
+import offline
 from duel_desk import duel_banner
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from shell import GamePage, Shell, check_save
@@ -53,7 +54,8 @@ class BrowserHost:
         return float(js.performance.now())
 
     def page_url(self) -> str:
-        return f"{js.location.origin}{js.location.pathname}"
+        site = document.documentElement.getAttribute("data-site-url")  # an offline copy's page on the site
+        return str(site) if not frame.nullish(site) and site else f"{js.location.origin}{js.location.pathname}"
 
     def go(self, query: str) -> None:
         js.history.replaceState(js.history.state, "", query)
@@ -153,6 +155,7 @@ class Runner:
         frame.on(document.getElementById("shell-setup-form"), "submit", self.on_start)
         frame.on(document.getElementById("shell-import"), "change", self.on_import)
         frame.on(document.getElementById("shell-download"), "click", lambda ev: self.download())
+        offline.attach(self)  # "Download offline copy" / in a copy, "Save to file"
         frame.on(document, "click", self.on_copy)
         frame.on(js.window, "hashchange", lambda ev: self.open_fragment())
         frame.on(document, "game-pick", self.on_pick)

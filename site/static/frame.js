@@ -73,7 +73,14 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
     started.observe(html, { attributes: true, attributeFilter: ["data-engine"] });
   }
 }
-if (location.protocol === "file:") {
+// "Download offline copy" (site/py/offline.py calls this): the assembler is loaded on the
+// first click only. An offline copy sets its own ("Save to file", static/offline-boot.js).
+const offlineCopy = html.hasAttribute("data-offline-copy");
+if (!offlineCopy) {
+  window.conquestOfflineCopy = async (stateJson, filename) =>
+    (await import(new URL(root + "static/offline.js", location.href).href)).download(stateJson, filename, root);
+}
+if (location.protocol === "file:" && !offlineCopy) {
   setStatus("failed", "Engine unavailable");
-  showBanner("error", "This page was opened from a file. Browsers do not run the game engine from file:// pages: open the site's web address instead (it works offline once visited).");
+  showBanner("error", "This page was opened from a file. Browsers do not run the game engine from file:// pages: open the site's web address instead (it works offline once visited), or use “Download offline copy” on a game page for a file that plays from disk.");
 }

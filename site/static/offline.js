@@ -1,0 +1,148 @@
+// "Download offline copy": one .html file that holds a game page, its styles, the Python
+// runtime, our engine and page Python, the map and the current game, and plays from disk
+// (file://) with no server and no network. Loaded by frame.js on the first click only.
+//
+// Why it is assembled here, at the click, and not by the build: the site already serves
+// (and its service worker keeps) every file the copy needs, so the build writes no
+// ~9 MB file per game, and the copy holds the game as it is at that moment. Each runtime
+// file is gzipped (CompressionStream) and base64-encoded into its own element; the copy's
+// start-up (static/offline-boot.js, inlined as its first module) decodes them.
+
+const RUNTIME = {
+  "pyodide.mjs": "runtime/pyodide/pyodide.mjs",
+  "pyodide.asm.mjs": "runtime/pyodide/pyodide.asm.mjs",
+  "pyodide.asm.wasm": "runtime/pyodide/pyodide.asm.wasm",
+  "python_stdlib.zip": "runtime/pyodide/python_stdlib.zip",
+  "pyodide-lock.json": "runtime/pyodide/pyodide-lock.json",
+  "app.zip": "py/app.zip",
+};
+const STATE_ID = "offline-copy";
+
+async function get(url, kind) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} could not be read (${res.status})`);
+  return kind === "text" ? res.text() : new Uint8Array(await res.arrayBuffer());
+}
+
+function toBase64(bytes) {
+  if (bytes.toBase64) return bytes.toBase64();
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    out += btoa(String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000)));
+  }
+  return out;
+}
+
+async function gzip64(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return toBase64(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+function element(tag, attrs, text) {
+  return `<${tag}${Object.entries(attrs).map(([k, v]) => ` ${k}="${String(v).replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"`).join("")}>${text}</${tag}>`;
+}
+
+// The runtime's parts do not change while the page is open: made once per page.
+let runtimeParts = null;
+
+async function runtime(root) {
+  const parts = [];
+  await Promise.all(Object.entries(RUNTIME).map(async ([name, path], i) => {
+    const data = await gzip64(await get(new URL(root + path, location.href).href, "bytes"));
+    parts[i] = element("script", { type: "application/octet-stream", "data-offline-file": name }, data);
+  }));
+  return parts;
+}
+
+// The page as the site serves it, made to stand alone: styles inlined, PyScript and the
+// preloads gone, the site's modules embedded, links pointing at the site.
+async function standalone(root) {
+  const pageUrl = location.origin + location.pathname;
+  const doc = new DOMParser().parseFromString(await get(pageUrl, "text"), "text/html");
+  const at = (path) => new URL(path, pageUrl).href;
+  doc.querySelectorAll('link[rel="modulepreload"], link[rel="preload"], script[type="py"], mpy-config').forEach((n) => n.remove());
+  doc.querySelectorAll('script[src*="runtime/pyscript/"], link[href*="runtime/pyscript/"]').forEach((n) => n.remove());
+  for (const link of doc.querySelectorAll('link[rel="stylesheet"]')) {
+    const style = doc.createElement("style");
+    style.textContent = await get(at(link.getAttribute("href")), "text");
+    link.replaceWith(style);
+  }
+  // images (the icon, the brand's logo) as data: URLs, so nothing is read from disk
+  for (const [sel, attr] of [['link[rel="icon"]', "href"], ["img[src]", "src"]]) {
+    for (const node of doc.querySelectorAll(sel)) {
+      const src = node.getAttribute(attr);
+      if (src.startsWith("data:")) continue;
+      const type = src.endsWith(".svg") ? "image/svg+xml" : src.endsWith(".png") ? "image/png" : "application/octet-stream";
+      node.setAttribute(attr, `data:${type};base64,` + toBase64(await get(at(src), "bytes")));
+    }
+  }
+  // module scripts (frame.js, mapboard.js and what they import), in the page's order: the
+  // copy runs those the page ran, in the same order, frame.js first
+  const modules = new Map();
+  const addModule = async (url) => {
+    const name = new URL(url).pathname.slice(new URL(root, location.href).pathname.length);
+    if (modules.has(name)) return name;
+    const text = await get(url, "text");
+    modules.set(name, text);
+    for (const m of text.matchAll(/(?:from\s*|import\s*\(?\s*)"(\.\/[^"]+)"/g)) await addModule(new URL(m[1], url).href);
+    return name;
+  };
+  const run = [];
+  for (const s of doc.querySelectorAll("script[type=module][src]")) {
+    run.push(await addModule(at(s.getAttribute("src"))));
+    s.remove();
+  }
+  for (const a of doc.querySelectorAll("a[href]")) {
+    const href = a.getAttribute("href");
+    // links within the page stay (the copy's own "?" is its set-up); the rest go to the site
+    if (!href.startsWith("#") && !href.startsWith("?")) a.setAttribute("href", at(href));
+  }
+  doc.documentElement.setAttribute("data-offline-copy", "");
+  doc.documentElement.setAttribute("data-site-url", pageUrl);
+  doc.title = doc.title + " (offline copy)";
+  const boot = await get(new URL(root + "static/offline-boot.js", location.href).href, "text");
+  if (boot.includes("</script")) throw new Error("offline-boot.js must not contain '</script'");
+  const head = doc.createElement("script");
+  head.type = "module";
+  head.id = "offline-boot";
+  head.textContent = boot;
+  doc.head.prepend(head);
+  const meta = doc.createElement("meta");
+  meta.name = "generator";
+  meta.content = "Conquest offline copy";
+  doc.head.prepend(meta);
+  const charset = doc.querySelector("meta[charset]");
+  if (charset) doc.head.prepend(charset);  // within the first bytes, as browsers expect
+  const moduleParts = [];
+  for (const [name, text] of modules) {
+    const attrs = { type: "application/octet-stream", "data-offline-module": name };
+    if (run.includes(name)) attrs["data-offline-run"] = "";
+    moduleParts.push(element("script", attrs, await gzip64(new TextEncoder().encode(text))));
+  }
+  const text = "<!doctype html>\n" + doc.documentElement.outerHTML;
+  const cut = text.lastIndexOf("</body>");
+  return { before: text.slice(0, cut), after: text.slice(cut), moduleParts };
+}
+
+/** Make the copy and hand it to the browser as a download; resolves to its size in bytes. */
+export async function download(stateJson, filename, root) {
+  if (!runtimeParts) runtimeParts = runtime(root).catch((err) => { runtimeParts = null; throw err; });
+  const [page, parts] = await Promise.all([standalone(root), runtimeParts]);
+  const state = String(stateJson).replace(/</g, "\\u003c");  // data, never markup
+  const blob = new Blob([
+    page.before,
+    `<script type="application/json" id="${STATE_ID}">${state}</script>\n`,
+    ...page.moduleParts.map((p) => p + "\n"),
+    ...parts.map((p) => p + "\n"),
+    page.after,
+  ], { type: "text/html" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return blob.size;
+}
