@@ -31,6 +31,11 @@ def panel(shell):  # noqa: ANN001, ANN201
     return find(render_all(shell)["mg-side"], "#mg-duel")
 
 
+def by_hand(shell):  # noqa: ANN001, ANN201
+    """The console's own buttons for a winner typed by the host."""
+    return [b for b in find_all(render_all(shell)["mg-side"], "button") if text(b).endswith(") won")]
+
+
 def play_in_other_tab(host: FakeHost, slot_id: str, position: str = WHITE_MATES) -> dict:
     """What the duel's page does: the players move, the page autosaves the slot."""
     save = host.store.open(slot_id)
@@ -47,8 +52,7 @@ def test_the_panel_offers_the_duel_here_and_by_link_and_keeps_typing_as_the_fall
     assert "Duel: The Game of Conquests" in text(box)
     assert find(box, "#mg-duel-here") and find(box, "#mg-duel-link")
     assert "entered by hand" in text(box)
-    side = render_all(shell)["mg-side"]
-    assert find(side, "#mg-won-a") and find(side, "#mg-won-d")  # typing the winner stays
+    assert len(by_hand(shell)) == 2  # typing the winner stays
 
 
 def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itself() -> None:
@@ -108,7 +112,7 @@ def test_by_link_the_host_pastes_the_finished_link() -> None:
     fire(panel(shell), "#mg-duel-link")
     box = panel(shell)
     url = find(box, "#mg-duel-url").attrs["value"]
-    assert url.startswith(site_base(host.page_url()) + "conquests/#h=")
+    assert url.startswith(site_base(host.page_url()) + "conquests/?as=0#h=")
     assert "Send this link to Ann" in text(box)
     # the players play on their own devices; the last one sends the finished link back
     save = host.store.open(page.duel_desk.tie()["slot"])
@@ -136,7 +140,7 @@ def test_a_duel_with_other_seats_is_not_taken_and_the_panel_says_why() -> None:
     assert "Ann and Bob" in text(note)
     assert shell.session.match.state.phase == "duel"
     # the host falls back to typing the winner; the log says so
-    fire(render_all(shell)["mg-side"], "#mg-won-a")
+    by_hand(shell)[0].on["click"](None)
     if shell.session.match.state.phase == "duel":  # a confirm step may come first
         buttons = find_all(render_all(shell)["mg-side"], "button")
         confirm = [b for b in buttons if "Confirm" in text(b) or "Yes" in text(b)]
@@ -157,3 +161,54 @@ def test_a_stale_tie_after_undo_is_ignored_and_damaged_ties_are_empty() -> None:
     assert load_ties(host) == {}
     host.backend.set(TIES_KEY, "[1, 2]")
     assert load_ties(host) == {}
+
+
+def test_by_link_the_link_plays_for_one_side_and_offers_the_link_for_the_other() -> None:
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-link")
+    url = find(panel(shell), "#mg-duel-url").attrs["value"]
+    assert "/conquests/?as=0#h=" in url and "Send this link to Ann, who moves first" in text(panel(shell))
+    slot = page.duel_desk.tie()["slot"]
+    save = host.store.open(slot)
+    start = Match("conquests", save["options"])
+    # Bob's copy (as=1) refuses White's move, says why, and changes nothing
+    bshell, _, _ = make_page(ConquestsPage, FakeHost())
+    bshell.open(Match("conquests", save["options"]), None)
+    bshell.session.only_seat = 1
+    assert not bshell.play("b1b2")
+    assert bshell.message[0] == "error" and "This copy plays for Bob; it is Ann's move" in bshell.message[1]
+    assert bshell.session.match.log == []
+    # Ann's copy plays, then offers the link made for Bob; Bob cannot take Ann's move back
+    ashell, _, _ = make_page(ConquestsPage, FakeHost())
+    ashell.open(Match("conquests", save["options"]), None)
+    ashell.session.only_seat = 0
+    legal = start.game.legal_actions(start.state)
+    assert ashell.play(legal[0])
+    links = render_all(ashell)["shell-links"]
+    assert "Copy the link for Bob" in text(find(links, "#shell-copy-seat"))
+    bob_url = find(links, "#shell-copy-seat").attrs["data-copy"]
+    assert "?as=1#h=" in bob_url
+    bshell.open(Match("conquests", ashell.session.match.options, ashell.session.match.log), None)
+    bshell.session.only_seat = 1
+    bshell.undo()
+    assert len(bshell.session.match.log) == 1 and "only their own last step" in bshell.message[1]
+    ashell.undo()
+    assert ashell.session.match.log == []
+
+
+def test_a_game_with_secret_choices_is_not_offered_by_link() -> None:
+    from test_metagame_duels import GAMES  # conquests, reign, Chess
+
+    shell, page, host = make_page(MetagamePage)
+    m = campaign()
+    # the same invasion, the wheel on To Reign Supreme (game 1)
+    log = list(m.log)
+    layout = m.state.inv.layout
+    start = sum(n for g, n in layout if g < 1)
+    k = next(i for i, x in enumerate(log) if x.startswith("r"))
+    log = log[:k] + [f"r{start} " + log[k].split(" ", 1)[1]] + log[k + 1 :]
+    shell.open(Match(GAME, m.options, log), None)
+    assert GAMES[1] == "reign" and shell.session.match.state.phase == "duel"
+    box = panel(shell)
+    assert find(box, "#mg-duel-here") and not find_all(box, "#mg-duel-link")
+    assert "secret choices" in text(box)

@@ -33,7 +33,7 @@ from typing import Any
 
 from ui import Node, h
 
-from conquest.core import ConquestError, IllegalAction, get_game
+from conquest.core import ConquestError, Game, IllegalAction, get_game
 from conquest.games.metagame.actions import Duel
 from conquest.games.metagame.duelrecord import duel_from_save, duel_game_id, duel_setup
 from conquest.games.metagame.phases import Phase
@@ -164,13 +164,21 @@ class DuelDesk:
         """The duel page in this browser, on its slot (relative to the console's page)."""
         return f"../{t['game']}/?slot={t['slot']}"
 
-    def share_link(self, t: Mapping[str, Any]) -> str | None:
-        """The duel's host link to send to the players, as it stands in this browser now."""
+    def share_link(self, t: Mapping[str, Any]) -> tuple[int, str] | None:
+        """``(seat, link)``: the duel's link for the player who moves first, as it stands now.
+
+        The link opens a copy that plays for that seat only (``?as=N``, the shell's copy for
+        one player): its moves for the other side are refused, and its Links offer the
+        link for the other player.
+        """
         try:
             save = self.host.store.open(t["slot"])
+            match = Match(save["game"], save["options"], save["log"])
         except ConquestError:
             return None
-        return f"{site_base(self.host.page_url())}{t['game']}/#{make_fragment(save)}"
+        seat = match.game.to_move(match.state)
+        seat = 0 if seat is None else seat
+        return seat, f"{site_base(self.host.page_url())}{t['game']}/?as={seat}#{make_fragment(save)}"
 
     # -- the result comes back ----------------------------------------------------------
     def poll(self) -> bool:
@@ -240,7 +248,11 @@ class DuelDesk:
         assert s is not None
         state = s.match.state
         inv = state.inv
-        title = get_game(gid).title
+        game = get_game(gid)
+        title = game.title
+        # secret simultaneous choices (a battle's cards) live only in the page that asks them:
+        # a link cannot carry them from one player to the other
+        secret = type(game).join_secret is not Game.join_secret
         a, d = state.player_name(inv.attacker), state.player_name(inv.defender)
         second = " (second game)" if inv.duel_wins else ""
         kids: list[Any] = [h("h4", f"Duel{second}: {title}", id="mg-duel-title")]
@@ -252,18 +264,21 @@ class DuelDesk:
                 h("div",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
                     on_click=lambda ev: self.start("here")),
-                  h("button", "Play by link", type="button", id="mg-duel-link", cls="secondary",
-                    on_click=lambda ev: self.start("link")),
+                  None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
+                                        cls="secondary", on_click=lambda ev: self.start("link")),
                   cls="mg-actions"),
-                h("p", "Played elsewhere, or abandoned? Enter the winner with the buttons above "
+                h("p", f"{title} has secret choices made at one device, so it is played here, not by link.",
+                  cls="mg-msg muted") if secret else None,
+                h("p", "Played elsewhere, or abandoned? Enter the winner with the buttons below "
                        "(the log says it was entered by hand).", cls="mg-msg muted"),
             ]
         elif t.get("mode") == "link":
-            url = self.share_link(t) or ""
+            seat, url = self.share_link(t) or (0, "")
+            first = (a, d)[seat] if seat in (0, 1) else a  # duel_setup seats the attacker first
             kids += [
-                h("p", f"Send this link to {a}, who moves first (White in a board game). Each player "
-                       "makes a move and sends the newest link (under Links on the duel page) to the other. "
-                       "When the duel ends, paste its last link here.", cls="mg-msg"),
+                h("p", f"Send this link to {first}, who moves first. Each player makes a move and sends "
+                       "the link made for the other (under Links on the duel page). When the duel ends, "
+                       "paste its last link here.", cls="mg-msg"),
                 h("div",
                   h("input", type="text", readonly=True, value=url, id="mg-duel-url", cls="url",
                     aria_label="The duel's link"),

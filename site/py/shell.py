@@ -241,6 +241,10 @@ class Session:
     bots_paused: bool = False
     #: when the person on screen pressed Ready (the host's clock), for timed answers
     ready_at: float = 0.0
+    #: a copy that plays for one seat only (a link made for one player, ``?as=N``): steps of
+    #: the other side are refused, as far as a page can (issue 14; anyone may edit the
+    #: address, so this guards against mistakes, not cheating); None: every seat
+    only_seat: int | None = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -346,7 +350,7 @@ class Session:
         return self.match.save().to_json()
 
     # -- playing ----------------------------------------------------------------------
-    def _guard(self) -> None:
+    def _guard(self, check_seat: bool = True) -> None:
         if self.mode != "host":
             raise ShellError(
                 "shell.read-only", "This is a read-only copy: only the copy with the host link can be played."
@@ -354,6 +358,14 @@ class Session:
         if self.viewing is not None:
             raise ShellError(
                 "shell.viewing", "You are looking at an earlier step: press “Back to the present” to play."
+            )
+        seat = self.acting_seat()
+        if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
+            other = self.seat_name(seat)
+            raise ShellError(
+                "shell.not-your-seat",
+                f"This copy plays for {self.seat_name(self.only_seat)}; it is {other}'s move. "
+                f"Send {other} the link made for them (under Links).",
             )
 
     def play(self, action: Any) -> None:
@@ -388,7 +400,15 @@ class Session:
 
     def undo(self) -> list[str]:
         """Take back the last step; chance results it drew stay on record as taken back."""
-        self._guard()
+        self._guard(check_seat=False)
+        if self.only_seat is not None and self.match.log:
+            mover = self.game.to_move(self.match.states[-2])
+            if mover is not None and mover != self.only_seat:
+                raise ShellError(
+                    "shell.not-your-seat",
+                    f"This copy plays for {self.seat_name(self.only_seat)}; only their own last step can be "
+                    "taken back here.",
+                )
         before = list(self.match.log)
         if not self.match.undo():
             return []
@@ -420,6 +440,18 @@ class Session:
     def links(self, base: str) -> dict[str, str]:
         save = self.save()
         return {mode: f"{base}#{make_fragment(save, mode)}" for mode in ("h", "v")}
+
+    def seat_link(self, base: str) -> tuple[int, str] | None:
+        """In a copy for one seat: the link for the seat that moves next (``?as=N``), or None."""
+        if self.only_seat is None:
+            return None
+        seat = self.acting_seat()
+        if seat is None or seat == self.only_seat:
+            others = [i for i in self.humans() if i != self.only_seat]
+            if not others:
+                return None
+            seat = others[0]
+        return seat, f"{base}?as={seat}#{make_fragment(self.save(), 'h')}"
 
 
 # -- the page contract -----------------------------------------------------------------------
@@ -914,11 +946,26 @@ class Shell:
     def render_links(self, base: str) -> Node:
         s = self.session
         assert s is not None
-        key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode)
+        key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
         links = s.links(base)
         rows = []
+        mine = s.seat_link(base)
+        if mine is not None:  # a copy for one player: the next link is made for the other one
+            seat, url = mine
+            name = s.seat_name(seat)
+            rows.append(h(
+                "div",
+                h("button", f"Copy the link for {name}", type="button", cls="small", id="shell-copy-seat",
+                  data_copy=url),
+                " ",
+                h("span", f"{len(url):,} of {CHAT_LIMIT:,} characters a chat message allows", cls="shell-len"),
+                h("p", f"This copy plays for {s.seat_name(s.only_seat)}. Send {name} this link: "
+                       f"it opens a copy that plays for {name}.", cls="muted"),
+                h("span", url, cls="url", id="shell-seat-url"),
+                cls="shell-link-row",
+            ))
         for mode, label in (("h", "host"), ("v", "view")):
             if mode == "h" and s.mode != "host":
                 continue

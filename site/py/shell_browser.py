@@ -35,6 +35,8 @@ document = js.document
 BOT_SLICE_MS = 30.0
 #: a short pause before a bot's move is shown, so a quick reply does not look like a jump
 BOT_PAUSE_MS = 250
+#: slot id -> the seat a copy plays for (a link made for one player)
+SEAT_LOCKS_KEY = "conquest:seat-locks"
 
 
 class BrowserHost:
@@ -167,6 +169,7 @@ class Runner:
         except Exception:
             pass
         params = js.URLSearchParams.new(js.location.search)
+        self.as_seat = str(params.get("as") or "") if params.has("as") else ""  # a copy for one player
         if params.has("audience"):
             self.start_audience(str(params.get("audience") or ""))
         else:
@@ -216,6 +219,7 @@ class Runner:
         except StorageError as exc:
             self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
         self.shell.open(match, slot, mode)
+        self.lock_seat(slot, from_link=True)
         if render:
             self.render()
         return True
@@ -232,6 +236,34 @@ class Runner:
             self.shell.say(f"{msg} Start a new game or resume another below.", "error")
             return
         self.shell.open(match, slot, slot.mode)
+        self.lock_seat(slot, from_link=False)
+
+    def lock_seat(self, slot: Any, from_link: bool) -> None:
+        """A copy that plays for one seat (``?as=N`` in a link made for one player, issue 14).
+
+        Kept per slot in this browser (``conquest:seat-locks``), so a reload keeps it; the
+        address is the person's to edit, so this prevents mistakes, not cheating.
+        """
+        s = self.shell.session
+        if s is None:
+            return
+        try:
+            locks = json.loads(self.host.load_pref(SEAT_LOCKS_KEY) or "{}")
+        except ValueError:
+            locks = {}
+        locks = {str(k): v for k, v in locks.items() if isinstance(v, int)} if isinstance(locks, dict) else {}
+        sid = slot.id if slot is not None else None
+        asked = getattr(self, "as_seat", "") if from_link else ""
+        self.as_seat = ""
+        seat: int | None = None
+        if asked.isdigit() and int(asked) < len(s.seats()):
+            seat = int(asked)
+            if sid is not None:
+                locks[sid] = seat
+                self.host.save_pref(SEAT_LOCKS_KEY, json.dumps(dict(list(locks.items())[-100:])))
+        elif sid is not None and sid in locks and 0 <= locks[sid] < len(s.seats()):
+            seat = locks[sid]
+        s.only_seat = seat
 
     # -- events -------------------------------------------------------------------------------
     def on_start(self, ev: Any) -> None:
