@@ -1,0 +1,157 @@
+"""A saved page plays from disk (issue 15): "Download offline copy" on a game page, the file
+opened as ``file://`` in a browser with the network cut, and the game played on.
+
+World Conquest in full: the person places troops on the site, downloads the copy, opens it
+with every request that is not ``file:`` aborted (and the context offline), plays on,
+reopens the file (the moves kept by this browser, under the copies' own storage prefix),
+and writes the file again with "Save to file", which a fresh browser profile opens at the
+new step. The other games: each page's copy is made and boots its engine from disk at the
+game's step (their page Python runs under plain Pyodide there, not PyScript).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from offline import FILE_PREFIX
+
+from tests.browser.conftest import ENGINE_TIMEOUT_MS
+from tests.browser.test_world_page import wait_act
+
+STATE = re.compile(r'<script type="application/json" id="offline-copy">(.*?)</script>', re.S)
+#: the runtime (Pyodide's wasm, its trimmed standard library), engine and page, gzipped
+MAX_BYTES = 12_000_000
+
+
+def step_no(page: Any) -> int:
+    return int(re.search(r"Step (\d+)", page.inner_text("#shell-bar .shell-stepno")).group(1))
+
+
+def download_copy(page: Any, to: Path) -> dict[str, Any]:
+    """Click the shell's offline button, save the file, return the copy's own data."""
+    with page.expect_download(timeout=60_000) as info:
+        page.click("#shell-offline")
+    info.value.save_as(to)
+    text = to.read_text(encoding="utf-8")
+    assert to.stat().st_size < MAX_BYTES
+    assert text.startswith("<!doctype html>")
+    assert "runtime/pyscript" not in text and 'type="py"' not in text
+    found = STATE.search(text)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+class Disk:
+    """A browser context with no network: only ``file:`` is let through; anything else
+    (http, https, ws) is aborted and recorded, and so are console and page errors."""
+
+    def __init__(self, browser: Any) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, offline=True)
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.context.route(lambda url: not url.startswith("file:"), self.refuse)
+
+    def refuse(self, route: Any) -> None:
+        self.requests.append(route.request.url)
+        route.abort()
+
+    def open(self, path: Path, page: Any = None) -> Any:
+        if page is None:
+            page = self.context.new_page()
+            page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+            page.on("request", lambda r: None if r.url.startswith(("file:", "blob:", "data:")) else self.requests.append(r.url))
+        page.goto(path.as_uri())
+        page.wait_for_function("document.documentElement.dataset.engine !== 'starting'", timeout=ENGINE_TIMEOUT_MS)
+        assert page.evaluate("document.documentElement.dataset.engine") == "ready", self.errors
+        return page
+
+    def assert_clean(self) -> None:
+        assert not self.requests, f"the offline copy made requests: {self.requests}"
+        assert not self.errors, f"errors in the offline copy: {self.errors}"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def test_world_copy_plays_on_from_disk_and_saves_itself(open_page, browser, tmp_path: Path) -> None:  # noqa: ANN001
+    w = open_page("play/world/")
+    page = w.page
+    page.fill("#shell-title-input", "Offline </script> night")
+    page.check("#wc-deal")
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-game:not([hidden])")
+    act, step = wait_act(page, None)
+    for _ in range(2):
+        page.click("#wc-choose-go")
+        act, step = wait_act(page, step)
+    assert act == "setup"
+    at = step_no(page)
+    assert page.inner_text("#shell-offline") == "Download offline copy"
+    first = tmp_path / "copy.html"
+    state = download_copy(page, first)
+    assert state["game"] == "world" and state["save"]["options"]["title"] == "Offline </script> night"
+    assert len(state["save"]["log"]) == at
+    assert "Offline copy saved as conquest-world-offline-script-night-offline.html" in page.inner_text("#shell-toast")
+    w.assert_clean()
+
+    disk = Disk(browser)
+    try:
+        copy = disk.open(first)
+        assert "?slot=" in copy.url  # the file's game was stored and opened
+        assert step_no(copy) == at and copy.title().endswith("(offline copy)")
+        assert copy.inner_text("#shell-offline") == "Save to file"
+        assert copy.locator("img[src^='data:']").count() >= 1
+        act, step = wait_act(copy, None)
+        for _ in range(3):  # the person places three more troops; the bots answer each
+            assert act == "setup"
+            copy.click("#wc-choose-go")
+            act, step = wait_act(copy, step)
+        later = step_no(copy)
+        assert later >= at + 3
+        keys = copy.evaluate("Object.keys(localStorage)")
+        assert keys and all(k.startswith(FILE_PREFIX) for k in keys), keys
+
+        # opened again from disk: the moves this browser kept, not the file's older step
+        copy = disk.open(first, copy)
+        assert step_no(copy) == later
+
+        # "Save to file": the same file with the game as it is now
+        second = tmp_path / "again.html"
+        saved = download_copy(copy, second)
+        assert saved["copy"] == state["copy"] and len(saved["save"]["log"]) == later
+        assert "Saved conquest-world-" in copy.inner_text("#shell-toast")
+        disk.assert_clean()
+    finally:
+        disk.close()
+
+    fresh = Disk(browser)  # another profile: nothing kept, the file alone holds the game
+    try:
+        again = fresh.open(second)
+        assert step_no(again) == later
+        assert "?slot=" in again.url
+        fresh.assert_clean()
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize("game", ["metagame", "reign", "campaign", "conquests"])
+def test_every_game_page_makes_a_copy_that_boots_from_disk(open_page, browser, tmp_path: Path, game: str) -> None:  # noqa: ANN001
+    w = open_page(f"play/{game}/")
+    page = w.page
+    page.click("#shell-start")
+    page.wait_for_selector("#shell-game:not([hidden])")
+    state = download_copy(page, tmp_path / f"{game}.html")
+    assert state["game"] == game and state["module"] == f"play_{game}"
+    w.assert_clean()
+    disk = Disk(browser)
+    try:
+        copy = disk.open(tmp_path / f"{game}.html")
+        assert copy.locator("#shell-game").is_visible()
+        assert step_no(copy) >= len(state["save"]["log"])
+        disk.assert_clean()
+    finally:
+        disk.close()
