@@ -90,6 +90,8 @@ FULL_MESSAGE = (
 )
 
 
+#: how a damaged save's refusal starts (the list says the rest: why)
+CORRUPT_PREFIX = "This saved game is damaged and cannot be opened: "
 CONFLICT_MESSAGE = (
     "This game changed in another tab (or window) since this page opened it, so this page did not "
     "save over it. Open the newer version, or keep this page's line as a new saved game."
@@ -231,8 +233,12 @@ class SlotStore:
         try:
             self.read(slot_id)
         except StorageError as exc:
-            return exc.message
+            return exc.message.removeprefix(CORRUPT_PREFIX)
         return ""
+
+    def has_data(self, slot_id: str) -> bool:
+        """Whether anything of the slot's save is stored (a damaged one can be exported)."""
+        return self.backend.get(SLOT_PREFIX + slot_id) is not None
 
     def get(self, slot_id: str) -> Slot:
         for slot in self._read_index():
@@ -250,7 +256,7 @@ class SlotStore:
         try:
             return split_record(parse_save_json(raw, what="saved game"))
         except SaveCodeError as exc:
-            raise StorageError("corrupt", f"This saved game is damaged and cannot be opened: {exc.message}") from None
+            raise StorageError("corrupt", CORRUPT_PREFIX + exc.message) from None
         except Exception as exc:  # noqa: BLE001 - whatever is stored, the page must go on
             raise StorageError(
                 "corrupt", f"This saved game is damaged and cannot be opened ({type(exc).__name__})."

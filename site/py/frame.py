@@ -228,29 +228,44 @@ def page_url(root_relative: str) -> str:
     return str(js.URL.new(root + root_relative, js.location.href).href)
 
 
-def take_fragment() -> tuple[str, dict[str, Any]] | None:
-    """Read a game from the URL fragment once, then remove it so a reload does not re-add it.
+def drop_fragment() -> None:
+    """Take the game out of the address bar (once it is stored), so a reload does not re-add it."""
+    js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
 
-    A broken or hostile link shows a clear message and returns None; nothing is lost.
+
+def take_fragment(keep: bool = False) -> tuple[str, dict[str, Any]] | None:
+    """Read a game from the URL fragment; unless ``keep``, remove it at once.
+
+    ``keep``: the caller drops it with :func:`drop_fragment` only once the game is safely
+    stored (issue 10, item 9: with storage full, the link in the address bar is the game).
+    A broken or hostile link shows a clear message, leaves the address, and returns None;
+    nothing is lost.
     """
     frag = str(js.location.hash or "")
     if len(frag) <= 1:
         return None
-    js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+    if not keep:
+        drop_fragment()
     try:
         return parse_fragment(frag)
     except SaveCodeError as exc:
+        drop_fragment()
         show_error(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.")
         return None
 
 
-def open_incoming(mode: str, save: dict[str, Any]) -> tuple[Slot | None, Match]:
-    """Validate a save from a link, then store it in a new slot (never over another)."""
+def open_incoming(
+    mode: str, save: dict[str, Any], full_message: str | None = None
+) -> tuple[Slot | None, Match]:
+    """Validate a save from a link, then store it in a new slot (never over another).
+
+    When storage refuses, the error banner says ``full_message`` (if given) instead of the
+    store's own words."""
     match = check_save(save)
     try:
         slot, created = store().add_from_link(save, mode, slot_name(save, mode), now())
     except StorageError as exc:
-        show_error(str(exc))
+        show_error(full_message if full_message and exc.code == "full" else str(exc))
         return None, match
     if not created:
         show_notice(f"This game is already in your saved games as “{slot.name}”; opened it.")
@@ -308,7 +323,8 @@ def import_file_text(text: str, filename: str) -> Slot:
     save = parse_save_json(text, what="file")
     check_save(save)
     stem = filename.rsplit(".", 1)[0][:60]
-    return store().create(save, f"{slot_name(save, 'host')} — {stem}", now())
+    # a file exported from a slot keeps its own name and date (issue 10, item 10)
+    return store().import_save(save, f"{slot_name(save, 'host')} — {stem}", now())
 
 
 def describe_slots(slots: Iterable[Slot]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
 from conquest.session import Match, ReplayError
-from conquest.store import Slot, SlotStore, StorageError
+from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
 
 __all__ = [
     "CHAT_LIMIT",
@@ -245,6 +245,11 @@ class Session:
     #: the other side are refused, as far as a page can (issue 14; anyone may edit the
     #: address, so this guards against mistakes, not cheating); None: every seat
     only_seat: int | None = None
+    #: the slot's revision this page last read or wrote (conquest.store: two tabs, one game)
+    rev: int = 0
+    #: another tab saved this game since this page read it: nothing is saved over it until
+    #: the person opens the newer version or keeps this page's line as a new slot
+    conflict: bool = False
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -545,6 +550,9 @@ class Shell:
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
         self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
+        #: slots of this game that cannot be opened, and why (checked when the page starts and
+        #: whenever one fails to open): listed plainly with Delete and Export as stored
+        self.damaged: dict[str, str] = {}
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
     def say(self, text: str, kind: str = "notice") -> None:
@@ -562,6 +570,7 @@ class Shell:
     # -- opening games ----------------------------------------------------------------
     def open(self, match: Match, slot: Slot | None, mode: str = "host") -> Session:
         self.session = Session(match, slot.id if slot else None, "view" if mode == "view" else mode)
+        self.session.rev = slot.rev if slot is not None else 0
         if slot is not None and slot.mode == "view":
             self.session.mode = "view"
         if self.session.mode == "host" and match.resolve_chance():
@@ -681,9 +690,87 @@ class Shell:
         if s is None or s.slot_id is None or s.mode != "host":
             return
         try:
-            self.host.store.autosave(s.slot_id, s.save(), self.host.now())
+            slot = self.host.store.autosave(s.slot_id, s.save(), self.host.now(), rev=s.rev)
         except StorageError as exc:
+            if exc.code == "conflict":
+                s.conflict = True  # render_message shows the choice; nothing is written
+                return
             self.say(f"{exc} Copy the host link or download the game to keep it.", "error")
+            return
+        s.rev, s.conflict = slot.rev, False
+
+    # -- two tabs on one game (issue 10, item 3) ----------------------------------------
+    def slot_changed(self, slot_id: str) -> None:
+        """Another tab wrote a slot (the browser's ``storage`` event): if it is this page's
+        game and now holds a newer revision of another line, say so and offer the choice."""
+        s = self.session
+        if s is None or s.slot_id != slot_id or s.mode != "host":
+            return
+        try:
+            save, rec = self.host.store.read(slot_id)
+        except StorageError as exc:
+            if exc.code == "missing" and not any(sl.id == slot_id for sl in self.host.store.list(self.game.id)):
+                s.slot_id = None  # deleted elsewhere: this page keeps the game, unsaved
+                self.say("This game was deleted in another tab. It is still open here: keep it as a new "
+                         "saved game with “Continue from here”, or download it.", "error")
+            return
+        rev = rec["rev"] if rec is not None else s.rev
+        if rev == s.rev:
+            return
+        if save == s.save():
+            s.rev = rev  # the same game (e.g. saved by this page's twin): nothing to choose
+            return
+        s.conflict = True
+
+    def open_newer(self) -> None:
+        """The person chose the version another tab saved: open it (this page's line goes)."""
+        s = self.session
+        if s is None or s.slot_id is None:
+            return
+        try:
+            slot = self.host.store.get(s.slot_id)
+            match = check_save(self.host.store.open(s.slot_id))
+        except (SaveCodeError, StorageError) as exc:
+            self.say(f"{exc.message} This page's game is unchanged.", "error")
+            return
+        self.open(match, slot, slot.mode)
+        self.say(f"Opened the newer version of “{slot.name}” ({plural(len(match.log), 'step')}).")
+
+    def keep_as_new(self) -> Slot | None:
+        """The person keeps this page's line: a new slot; the other tab's game stays as it is."""
+        s = self.session
+        if s is None:
+            return None
+        save = s.save()
+        try:
+            old = self.host.store.get(s.slot_id).name if s.slot_id else self.slot_name(save, "host")
+        except StorageError:
+            old = self.slot_name(save, "host")
+        name = f"{old} (this tab's line)"
+        try:
+            slot = self.host.store.create(save, name, self.host.now())
+        except StorageError as exc:
+            self.say(str(exc), "error")
+            return None
+        s.slot_id, s.rev, s.conflict = slot.id, slot.rev, False
+        self.host.go(f"?slot={slot.id}")
+        self.say(f"Kept this page's game as a new saved game, “{slot.name}”; the other tab's game is unchanged.")
+        return slot
+
+    def render_conflict(self) -> Node:
+        return h(
+            "div",
+            h("span", CONFLICT_MESSAGE, cls="shell-toast-text", id="shell-conflict-text"),
+            h("span",
+              h("button", "Open the newer version", type="button", id="shell-conflict-reload", cls="small",
+                on_click=lambda ev: self.open_newer()),
+              h("button", "Keep mine as a new saved game", type="button", id="shell-conflict-keep",
+                cls="small secondary", on_click=lambda ev: self.keep_as_new()),
+              cls="shell-conflict-actions"),
+            id="shell-toast-inner",
+            cls="shell-toast-box error shell-conflict",
+            role="alert",
+        )
 
     def jump(self, step: int | None) -> None:
         if self.session is None:
@@ -774,6 +861,8 @@ class Shell:
 
     # -- renderers of the shared parts --------------------------------------------------
     def render_message(self) -> Node:
+        if self.session is not None and self.session.conflict:
+            return self.render_conflict()
         if self.message is None:
             return h("div", id="shell-toast-inner", hidden=True)
         kind, body = self.message
@@ -1002,6 +1091,10 @@ class Shell:
             return h("div", id="shell-saved-inner", hidden=True)
         items = []
         for sl in sorted(mine, key=lambda x: -x.updated):
+            why = sl.damaged or self.damaged.get(sl.id, "")
+            if why:
+                items.append(self._damaged_item(sl, why))
+                continue
             note = f" · {plural(sl.steps, 'step')}" + (" · read-only view" if sl.mode == "view" else "")
             items.append(
                 h(
@@ -1019,6 +1112,40 @@ class Shell:
             h("ul", *items, id="shell-saved-list"),
             id="shell-saved-inner",
         )
+
+    def _damaged_item(self, sl: Slot, why: str) -> Node:
+        """A slot that cannot be opened: said plainly, with what can still be done."""
+        return h(
+            "li",
+            h("span", f"“{sl.name}” is damaged and cannot be opened.", cls="shell-damaged-name"),
+            h("span", f" {why}", cls="muted"),
+            h("button", "Export as stored", type="button", cls="small secondary", data_export_raw=sl.id,
+              aria_label=f"Export the damaged game “{sl.name}” as stored")
+            if self.host.store.has_data(sl.id) else None,
+            h("button", "Delete", type="button", cls="small secondary",
+              aria_label=f"Delete the damaged game “{sl.name}”", on_click=lambda ev, sid=sl.id: self.delete_damaged(sid)),
+            cls="is-damaged",
+            data_slot=sl.id,
+        )
+
+    def delete_damaged(self, slot_id: str) -> None:
+        try:
+            name = self.host.store.get(slot_id).name
+        except StorageError:
+            name = "this game"
+        if not self.host.confirm(f"Delete the damaged game “{name}” from this browser? This cannot be undone."):
+            return
+        self.host.store.delete(slot_id)
+        self.damaged.pop(slot_id, None)
+        self.say(f"Deleted the damaged game “{name}”.")
+
+    def check_slots(self) -> None:
+        """Note which of this game's slots cannot be opened (once, when the page starts)."""
+        try:
+            slots = self.host.store.list(self.game.id, check=True)
+        except StorageError:
+            return
+        self.damaged = {sl.id: sl.damaged for sl in slots if sl.damaged}
 
     def render_handover(self) -> Node:
         s = self.session

@@ -28,7 +28,7 @@ from ui import Event, Node
 
 from conquest.core import get_game
 from conquest.savecode import SaveCodeError, parse_fragment
-from conquest.store import SlotStore, StorageError
+from conquest.store import SLOT_PREFIX, SlotStore, StorageError
 
 document = js.document
 #: a bot thinks in slices this long, so a click elsewhere is answered at once
@@ -164,10 +164,16 @@ class Runner:
         frame.on(document, "keydown", self.on_key)
         frame.on(document, "click", self.on_seat_move)
         frame.on(document, "click", self.on_audience_open)
+        frame.on(document, "click", self.on_export_raw)
+        frame.on(js.window, "storage", self.on_storage)
         try:
             self.page.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         except Exception:
             pass
+        try:  # a damaged slot is listed as such; however damaged, it never stops the page
+            self.shell.check_slots()
+        except Exception as exc:  # noqa: BLE001
+            js.console.warn(f"saved games could not be checked: {type(exc).__name__}: {exc}")
         params = js.URLSearchParams.new(js.location.search)
         self.as_seat = str(params.get("as") or "") if params.has("as") else ""  # a copy for one player
         if params.has("audience"):
@@ -231,9 +237,17 @@ class Runner:
             t0 = self.host.clock()
             match = check_save(save)
             self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
-        except (SaveCodeError, StorageError, KeyError) as exc:
-            msg = getattr(exc, "message", None) or str(exc)
-            self.shell.say(f"{msg} Start a new game or resume another below.", "error")
+        except Exception as exc:  # noqa: BLE001 - whatever is stored, the page starts
+            msg = getattr(exc, "message", None) or f"This saved game cannot be opened ({type(exc).__name__})."
+            listed = False
+            try:
+                listed = any(sl.id == slot_id for sl in self.host.store.list(self.game.id))
+            except Exception:  # noqa: BLE001
+                pass
+            if listed:
+                self.shell.damaged[slot_id] = msg
+                msg += " It is listed below with your saved games: delete it, or export it as stored."
+            self.shell.say(f"{msg} Start a new game or resume another.", "error")
             return
         self.shell.open(match, slot, slot.mode)
         self.lock_seat(slot, from_link=False)
@@ -335,6 +349,29 @@ class Runner:
                 continue
             a.value, c.value = c.value, a.value
         document.getElementById(f"seat-name-{j}").focus()
+
+    def on_storage(self, ev: Any) -> None:
+        """Another tab changed storage: if it saved this page's game, the shell decides."""
+        key = "" if frame.nullish(ev.key) else str(ev.key)
+        prefix = str(getattr(self.host.store.backend, "prefix", ""))  # an offline copy's keys
+        key = key[len(prefix) :] if prefix and key.startswith(prefix) else key
+        if key.startswith(SLOT_PREFIX) and not self.audience:
+            self.shell.slot_changed(key[len(SLOT_PREFIX) :])
+        self.render()
+
+    def on_export_raw(self, ev: Any) -> None:
+        """A damaged slot's button: download its stored text as it is."""
+        target = ev.target
+        b = None if frame.nullish(target) or not hasattr(target, "closest") else target.closest("[data-export-raw]")
+        if frame.nullish(b):
+            return
+        try:
+            name, text = self.host.store.export_raw(str(b.dataset.exportRaw))
+        except StorageError as exc:
+            self.shell.say(exc.message, "error")
+            self.render()
+            return
+        frame.download(name, text)
 
     # -- the audience tab: map and wheel large, no controls, kept in step by the host -------
     def on_audience_open(self, ev: Any) -> None:
@@ -455,7 +492,7 @@ class Runner:
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
         try:
             slots = self.host.store.list(self.game.id)
-        except StorageError:
+        except Exception:  # noqa: BLE001 - the game on screen matters more than the list
             slots = []
         dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
         mark_field_errors(shell.field_errors)

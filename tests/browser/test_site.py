@@ -115,7 +115,9 @@ def test_saved_games_import_rename_export_delete(open_page, tmp_path: Path) -> N
     with w.page.expect_download() as dl:
         w.page.get_by_role("button", name="Export").first.click()
     exported = json.loads(Path(dl.value.path()).read_text())
-    assert exported == save
+    # the file carries the slot's own record: its name and dates travel with it (issue 10)
+    record = exported.pop("slot")
+    assert exported == save and record["name"] == "Renamed campaign" and record["created"] > 0
     # a broken file adds nothing and says why
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -1,4 +1,9 @@
-"""The landing page: the list of saved games, opening a link, importing a file."""
+"""The landing page: the list of saved games, opening a link, importing a file.
+
+Two promises from issue 10: a damaged saved game never stops this page (it is listed
+plainly, with Delete and Export as stored), and a game brought by a link stays in the
+address bar until it is safely stored (with storage full, the link is the game).
+"""
 from __future__ import annotations
 
 import time
@@ -10,6 +15,9 @@ from conquest.savecode import SaveCodeError, parse_fragment
 from conquest.store import StorageError
 
 document = frame.document
+#: a game from this page's link that storage refused: (mode, save, fragment)
+pending: list[tuple[str, dict, str]] = []
+PENDING_ID = "pending-link"
 
 
 def when(ms: float) -> str:
@@ -25,7 +33,12 @@ def open_slot_url(slot) -> str:
 def render() -> None:
     box = document.getElementById("slot-list")
     clear(box)
-    slots = frame.store().list()
+    render_pending()
+    try:
+        slots = frame.store().list(check=True)
+    except Exception as exc:  # noqa: BLE001 - whatever storage holds, the page starts
+        append(box, el("p", f"Your saved games could not be read ({type(exc).__name__}).", cls="muted"))
+        return
     if not slots:
         append(box, el("p", "No saved games in this browser yet.", cls="muted"))
         return
@@ -39,6 +52,9 @@ def render() -> None:
     append(table, append(el("thead"), head))
     body = el("tbody")
     for slot in slots:
+        if slot.damaged:
+            append(body, damaged_row(slot, titles))
+            continue
         row = el("tr", data_slot=slot.id)
         name = el("td")
         if slot.game in can_play:
@@ -60,6 +76,31 @@ def render() -> None:
     append(box, table)
 
 
+def damaged_row(slot, titles: dict[str, str]):
+    """A slot that cannot be opened: its name, why, and what can still be done with it."""
+    row = el("tr", data_slot=slot.id, data_damaged="true", cls="damaged")
+    name = el("td")
+    append(name, el("span", slot.name), el("span", " damaged", cls="tag"),
+           el("p", slot.damaged, cls="muted damaged-why"))
+    append(row, name, el("td", titles.get(slot.game, "—" if slot.game == "unknown" else slot.game)),
+           el("td", "—"), el("td", when(slot.updated)))
+    actions = el("td", cls="actions")
+    can_export = frame.store().has_data(slot.id)
+    for label, handler in (("Export as stored", export_raw), ("Delete", delete)):
+        if handler is export_raw and not can_export:
+            continue
+        b = el("button", label, type="button", cls="small", aria_label=f"{label}: the damaged game {slot.name}")
+        on(b, "click", lambda ev, s=slot.id, h=handler: h(s))
+        append(actions, b)
+    append(row, actions)
+    return row
+
+
+def export_raw(slot_id: str) -> None:
+    filename, text = frame.store().export_raw(slot_id)
+    frame.download(filename, text)
+
+
 def rename(slot_id: str) -> None:
     slot = frame.store().get(slot_id)
     name = frame.js.window.prompt("New name for this game:", slot.name)
@@ -78,12 +119,80 @@ def delete(slot_id: str) -> None:
     slot = frame.store().get(slot_id)
     if frame.js.window.confirm(f"Delete “{slot.name}” from this browser? This cannot be undone."):
         frame.store().delete(slot_id)
+        if pending:  # room was made: try again to store the game the link brought
+            retry_pending(quiet=True)
         render()
 
 
-def open_save(mode: str, save: dict) -> None:
-    slot, _match = frame.open_incoming(mode, save)
+# -- a game from the link that storage refused (issue 10, item 9) ------------------------
+FULL_HERE = (
+    "This browser's storage is full, so the game from this link was not saved. Nothing is lost: the "
+    "link is still in the address bar (bookmark it or copy it). To keep the game here, delete old "
+    "games below and it is saved at once; or play it now on its page."
+)
+
+FULL_PASTED = (
+    "This browser's storage is full, so the game from this link was not saved. The link is still in "
+    "the box above: delete old games below, then open it again."
+)
+
+
+def render_pending() -> None:
+    """The refused game, with what to do, just above the saved games."""
+    old = document.getElementById(PENDING_ID)
+    if not frame.nullish(old):
+        old.remove()
+    if not pending:
+        return
+    mode, save, frag = pending[0]
+    box = el("div", cls="pending-link notice-box", id=PENDING_ID, role="status")
+    title = frame.slot_name(save, mode)
+    append(box, el("p", f"Not saved yet: “{title}”, {len(save['log'])} steps, from the link in the address bar."))
+    retry = el("button", "Try saving again", type="button", cls="small")
+    on(retry, "click", lambda ev: retry_pending())
+    append(box, retry)
+    if save["game"] in frame.playable_games():
+        # the play page keeps the link in its address until the game can be stored
+        append(box, el("a", "Play it without saving", href=frame.page_url(f"play/{save['game']}/") + frag,
+                       cls="button secondary small"))
+    lst = document.getElementById("slot-list")
+    lst.parentNode.insertBefore(box, lst)
+
+
+def retry_pending(quiet: bool = False) -> None:
+    mode, save, _frag = pending[0]
+    try:
+        slot, _created = frame.store().add_from_link(save, mode, frame.slot_name(save, mode), frame.now())
+    except StorageError as exc:
+        if not quiet:
+            frame.show_error(FULL_HERE if exc.code == "full" else str(exc))
+        render_pending()
+        return
+    pending.clear()
+    stored(slot, save)
+
+
+def stored(slot, save: dict) -> None:
+    """The link's game is safely stored: only now does the link leave the address bar."""
+    frame.drop_fragment()
+    frame.clear_banners()
+    render()
+    if save["game"] in frame.playable_games():
+        frame.js.location.assign(open_slot_url(slot))
+    else:
+        frame.show_notice(f"Saved “{slot.name}”. Its game cannot be played on this site yet.")
+
+
+def open_save(mode: str, save: dict, frag: str | None = None) -> None:
+    """A game from a link (``frag``: the address bar's, kept there until it is stored)."""
+    slot, _match = frame.open_incoming(mode, save, full_message=FULL_HERE if frag else FULL_PASTED)
     if slot is None:
+        if frag is not None:
+            pending[:] = [(mode, save, frag)]
+            render_pending()
+        return
+    if frag is not None:
+        stored(slot, save)
         return
     render()
     if save["game"] in frame.playable_games():
@@ -128,11 +237,13 @@ async def on_import(ev) -> None:
 
 
 def main() -> None:
-    incoming = frame.take_fragment()
+    frag = str(frame.js.location.hash or "")
+    incoming = frame.take_fragment(keep=True)
     if incoming is not None:
         try:
-            open_save(*incoming)
+            open_save(*incoming, frag=frag)
         except (SaveCodeError, StorageError) as exc:
+            frame.drop_fragment()
             frame.show_error(f"That link could not be opened: {exc}")
     on(document.getElementById("open-link-form"), "submit", on_link)
     on(document.getElementById("import-file"), "change", on_import)

@@ -1,0 +1,126 @@
+"""The shell and storage faults (issue 10): two tabs on one game, damaged slots, in CPython.
+
+Two tabs are two shells over one storage (the browser's ``storage`` event becomes
+``Shell.slot_changed``); the browser side is tested in tests/browser/test_storage_page.py.
+"""
+from __future__ import annotations
+
+import json
+
+from page_host import FakeHost, make_page
+from shell import GamePage
+from ui import find, find_all, h, text
+
+from conquest.core import get_game
+from conquest.rng import Rng
+from conquest.session import Match
+from conquest.store import SLOT_PREFIX, SlotStore
+
+GAME = "conquests"  # no chance steps: each play is one log entry
+
+
+class ButtonsPage(GamePage):
+    game_id = GAME
+
+    def render(self, view):  # noqa: ANN001, ANN201
+        return h("div", id="game-controls-inner")
+
+
+def two_tabs() -> tuple:
+    """Tab A starts a game (stored in a slot); tab B opens the same slot."""
+    a, _, host_a = make_page(ButtonsPage)
+    host_b = FakeHost()
+    host_b.backend = host_a.backend
+    host_b.store = SlotStore(host_a.backend)
+    b, _, _ = make_page(ButtonsPage, host_b)
+    game = get_game(GAME)
+    match = Match(game, game.default_options(), rng=Rng(3))
+    slot = host_a.store.create(match.save().to_json(), "Shared", host_a.now())
+    a.open(match, slot)
+    b.open(Match(game, host_b.store.open(slot.id)["options"], []), host_b.store.get(slot.id))
+    return a, b, host_a, host_b, slot
+
+
+def play_first(shell, which: int = 0) -> str:  # noqa: ANN001
+    """Play a legal action (``which``: its index; tabs B play another move than A's)."""
+    action = shell.game.legal_actions(shell.session.match.state)[which]
+    assert shell.play(action), shell.message
+    return shell.session.match.log[-1]
+
+
+def test_the_tab_behind_is_told_and_overwrites_nothing() -> None:
+    a, b, host_a, host_b, slot = two_tabs()
+    play_first(a)
+    play_first(a)
+    stored = host_a.store.open(slot.id)["log"]
+    assert len(stored) == 2 and a.session.rev == 3
+    # B moves on its own older line: refused, its move stays in its page
+    play_first(b, -1)
+    assert b.session.conflict and len(b.session.match.log) == 1
+    assert host_b.store.open(slot.id)["log"] == stored
+    box = b.render_message()
+    assert "changed in another tab" in text(box)
+    assert {n.attrs["id"] for n in find_all(box, "button")} == {"shell-conflict-reload", "shell-conflict-keep"}
+    # A goes on saving: it is not behind
+    play_first(a)
+    assert not a.session.conflict and len(host_a.store.open(slot.id)["log"]) == 3
+
+
+def test_keep_mine_makes_a_new_slot_and_open_newer_takes_the_other() -> None:
+    a, b, host_a, host_b, slot = two_tabs()
+    play_first(a)
+    mine = play_first(b, -1)
+    assert b.session.conflict
+    find(b.render_message(), "#shell-conflict-keep").on["click"](None)
+    assert not b.session.conflict and b.session.slot_id != slot.id
+    assert host_b.store.open(b.session.slot_id)["log"] == [mine]
+    assert host_b.store.get(b.session.slot_id).name == "Shared (this tab's line)"
+    assert host_b.query == f"?slot={b.session.slot_id}"
+    assert len(host_a.store.open(slot.id)["log"]) == 1  # A's game is unchanged
+    play_first(b)  # and B saves on its own slot from now on
+    assert len(host_b.store.open(b.session.slot_id)["log"]) == 2 and not b.session.conflict
+    # a third tab behind A chooses A's version instead
+    c, _, host_c = make_page(ButtonsPage, FakeHost())
+    host_c.backend, host_c.store = host_a.backend, SlotStore(host_a.backend)
+    c.open(Match(get_game(GAME), host_c.store.open(slot.id)["options"], []), host_c.store.get(slot.id))
+    c.session.rev = 1
+    play_first(a)
+    c.slot_changed(slot.id)  # the storage event, before C even moves
+    assert c.session.conflict
+    find(c.render_message(), "#shell-conflict-reload").on["click"](None)
+    assert not c.session.conflict and c.session.match.log == host_a.store.open(slot.id)["log"]
+    assert c.session.rev == host_a.store.get(slot.id).rev
+
+
+def test_a_storage_event_for_the_same_game_is_quiet() -> None:
+    a, b, host_a, host_b, slot = two_tabs()
+    b.slot_changed(slot.id)  # nothing changed
+    b.slot_changed("someoneelse")
+    assert not b.session.conflict
+    # deleted in another tab: the game stays open here, unsaved, and the page says so
+    host_a.store.delete(slot.id)
+    b.slot_changed(slot.id)
+    assert b.session.slot_id is None and "deleted in another tab" in b.message[1]
+
+
+def test_damaged_slots_listed_plainly_with_delete_and_export() -> None:
+    shell, _, host = make_page(ButtonsPage)
+    game = get_game(GAME)
+    good = host.store.create(Match(game, game.default_options()).save().to_json(), "Good one", host.now())
+    host.backend.data[SLOT_PREFIX + "bad1"] = '{"v":1,"game":"' + GAME + '","options":{"title":"\\ud800"},"log":[]}'
+    index = json.loads(host.backend.data["conquest:slots"])
+    index.append({"id": "bad1", "game": GAME, "name": "Poisoned", "mode": "host", "created": 1, "updated": 1,
+                  "steps": 0})
+    host.backend.data["conquest:slots"] = json.dumps(index)
+    shell.check_slots()
+    assert set(shell.damaged) == {"bad1"}
+    tree = shell.render_saved(host.store.list(GAME), None)
+    bad = find(tree, "li.is-damaged")
+    assert "“Poisoned” is damaged and cannot be opened." in text(bad) and "lone surrogate" in text(bad)
+    assert find(bad, "[data-export-raw=bad1]").tag == "button"
+    assert "Resume “Good one”" in text(tree)
+    delete = [b for b in find_all(bad, "button") if text(b) == "Delete"][0]
+    host.confirms.append(True)
+    delete.on["click"](None)
+    assert "bad1" not in shell.damaged and [s.id for s in host.store.list()] == [good.id]
+    assert "Deleted the damaged game “Poisoned”" in shell.message[1]
