@@ -124,3 +124,34 @@ def test_damaged_slots_listed_plainly_with_delete_and_export() -> None:
     delete.on["click"](None)
     assert "bad1" not in shell.damaged and [s.id for s in host.store.list()] == [good.id]
     assert "Deleted the damaged game “Poisoned”" in shell.message[1]
+
+
+def test_a_game_storage_refused_stays_in_the_address_and_is_stored_once_it_can() -> None:
+    """Issue 10, item 9: before, the warning went at the next step and a reload lost the
+    steps since the link; now every step retries, the warning stands, the address carries
+    the game as it is now, and the first step with room stores it."""
+    from conquest.savecode import parse_fragment
+
+    shell, _, host = make_page(ButtonsPage, FakeHost(quota=50))
+    game = get_game(GAME)
+    shell.open(Match(game, game.default_options(), rng=Rng(3)), None)
+    shell.session.unsaved = True  # as the page does when the link's game could not be stored
+    for n in (1, 2):
+        play_first(shell, n)
+        assert shell.message[0] == "error" and "storage is full" in shell.message[1]
+        assert "kept in the address bar" in shell.message[1]
+        mode, save = parse_fragment(host.query)
+        assert mode == "host" and save["log"] == shell.session.match.log and len(save["log"]) == n
+    host.backend.quota = None  # room was made
+    play_first(shell)
+    assert not shell.session.unsaved and host.query == f"?slot={shell.session.slot_id}"
+    assert host.store.open(shell.session.slot_id)["log"] == shell.session.match.log
+    assert "Saved in this browser now" in shell.message[1]
+
+
+def test_a_new_game_with_storage_full_is_kept_and_said() -> None:
+    shell, page, host = make_page(ButtonsPage, FakeHost(quota=50))
+    fields = {"seat-count": "2", "seat-name-0": "Ann", "seat-name-1": "Bob"}
+    session = shell.start(fields)
+    assert session is not None and session.unsaved and session.slot_id is None
+    assert "storage is full" in shell.message[1] and host.query.startswith("#h=")

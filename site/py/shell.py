@@ -250,6 +250,9 @@ class Session:
     #: another tab saved this game since this page read it: nothing is saved over it until
     #: the person opens the newer version or keeps this page's line as a new slot
     conflict: bool = False
+    #: storage refused this game (full): until it can be stored, every step retries, the
+    #: warning stands, and the address bar carries the game so a reload keeps it
+    unsaved: bool = False
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -607,12 +610,15 @@ class Shell:
         slot = None
         try:
             slot = self.host.store.create(match.save().to_json(), title or self.game.title, self.host.now())
-        except StorageError as exc:
-            self.say(str(exc), "error")
+        except StorageError:
+            pass  # said by autosave below, which keeps the game in the address bar meanwhile
         self.clear_message()
         session = self.open(match, slot)
         if slot is not None:
             self.host.go(f"?slot={slot.id}")
+        else:
+            session.unsaved = True
+            self.autosave()
         return session
 
     # -- playing through the shell (autosave, messages) -------------------------------
@@ -687,6 +693,9 @@ class Shell:
 
     def autosave(self) -> None:
         s = self.session
+        if s is not None and s.slot_id is None and s.unsaved and s.mode == "host":
+            self._store_unsaved()
+            return
         if s is None or s.slot_id is None or s.mode != "host":
             return
         try:
@@ -698,6 +707,27 @@ class Shell:
             self.say(f"{exc} Copy the host link or download the game to keep it.", "error")
             return
         s.rev, s.conflict = slot.rev, False
+
+    def _store_unsaved(self) -> None:
+        """A game storage refused (issue 10, item 9): try again to store it in a new slot; while
+        that fails, the game goes into the address bar (a reload keeps it) and the warning
+        stands, saying exactly what to do."""
+        s = self.session
+        assert s is not None
+        save = s.save()
+        try:
+            slot = self.host.store.create(save, self.slot_name(save, "host"), self.host.now())
+        except StorageError as exc:
+            self.host.go("#" + make_fragment(save, "h"))
+            self.say(
+                f"{exc} Until then this game is kept in the address bar after every step: a reload keeps it, "
+                "and you can bookmark or copy the address.",
+                "error",
+            )
+            return
+        s.slot_id, s.rev, s.unsaved = slot.id, slot.rev, False
+        self.host.go(f"?slot={slot.id}")
+        self.say(f"Saved in this browser now, as “{slot.name}”.")
 
     # -- two tabs on one game (issue 10, item 3) ----------------------------------------
     def slot_changed(self, slot_id: str) -> None:

@@ -225,6 +225,8 @@ class Runner:
         except StorageError as exc:
             self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
         self.shell.open(match, slot, mode)
+        if slot is None and self.shell.session is not None:
+            self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
         self.lock_seat(slot, from_link=True)
         if render:
             self.render()
