@@ -261,7 +261,9 @@ class DuelDesk:
             kids += [
                 h("p", f"Play this duel here: {a} and {d} with their names and colours; "
                        "the campaign takes the result by itself.", cls="mg-msg"),
-                h("div",
+                # a <p>, not a <div>: the next render's link row must not reuse these buttons (the
+                # page's patcher keeps elements by tag, and a reused button would copy the link)
+                h("p",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
                     on_click=lambda ev: self.start("here")),
                   None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
