@@ -59,6 +59,7 @@ def test_copy_state_round_trip_and_a_new_id_per_site_copy() -> None:
         json.dumps({"v": 1, "game": "world", "module": "play_world", "copy": "../x"}),
         json.dumps({"v": 1, "game": "world", "module": "play_world", "copy": "ab", "save": {"game": "world"}}),
         json.dumps({"v": 1, "game": "world", "module": "play_world", "copy": "ab", "save": save(game="reign")}),
+        json.dumps({"v": 1, "game": "world", "module": "play_world", "copy": "ab", "mode": "admin"}),
     ],
 )
 def test_damaged_or_hostile_copy_data_is_refused_with_a_message(text: str) -> None:
@@ -91,6 +92,18 @@ def test_a_copy_whose_kept_game_is_gone_or_different_opens_its_own_game() -> Non
     store.backend.set(POINTER_PREFIX + "c1", "nosuchslot")
     third, continued = slot_for_copy(store, "c1", save(3), "Ours", now=3)
     assert not continued and third == new  # the identical stored game is reused, not doubled
+
+
+def test_a_read_only_view_stays_read_only_in_its_copy() -> None:
+    state = read_copy_state(json.dumps(copy_state("world", "play_world", save(), "", None, 1.0, mode="view")))
+    assert state["mode"] == "view"
+    store = SlotStore(PrefixBackend(MemoryBackend()))
+    sid, _ = slot_for_copy(store, state["copy"], state["save"], "Ours (view)", now=1, mode=state["mode"])
+    assert store.get(sid).mode == "view"
+    with pytest.raises(StorageError):
+        store.autosave(sid, save(5), now=2)
+    older = json.dumps({"v": 1, "game": "world", "module": "play_world", "copy": "ab"})
+    assert read_copy_state(older)["mode"] == "host"
 
 
 def test_a_full_storage_says_so() -> None:

@@ -73,11 +73,20 @@ class PrefixBackend:
         return [k[n:] for k in self.inner.keys() if k.startswith(self.prefix)]
 
 
-def copy_state(game_id: str, module: str, save: Mapping[str, Any] | None, site_url: str, copy_id: str | None, now: float) -> dict[str, Any]:
+def copy_state(
+    game_id: str,
+    module: str,
+    save: Mapping[str, Any] | None,
+    site_url: str,
+    copy_id: str | None,
+    now: float,
+    mode: str = "host",
+) -> dict[str, Any]:
     """What a copy carries besides the runtime: its game, its page module, where it came from.
 
     ``copy_id`` names the copy's line of files (kept by "Save to file", so reopening any of
-    them finds the game this browser kept); a new one is drawn for a copy made on the site."""
+    them finds the game this browser kept); a new one is drawn for a copy made on the site.
+    ``mode``: a read-only view stays read-only in its copy ("view"); else "host"."""
     return {
         "v": COPY_FORMAT,
         "game": game_id,
@@ -86,6 +95,7 @@ def copy_state(game_id: str, module: str, save: Mapping[str, Any] | None, site_u
         "made": now,
         "site": site_url,
         "save": None if save is None else dict(save),
+        "mode": "host" if mode == "host" else "view",
     }
 
 
@@ -100,6 +110,9 @@ def read_copy_state(text: str) -> dict[str, Any]:
     for key in ("game", "module", "copy"):
         if not isinstance(obj.get(key), str) or not re.fullmatch(r"[a-z0-9_]{1,40}", obj[key]):
             raise SaveCodeError("schema", f"This offline copy's game data is damaged ({key}); download the copy again.")
+    if obj.get("mode", "host") not in ("host", "view"):
+        raise SaveCodeError("schema", "This offline copy's game data is damaged (mode); download the copy again.")
+    obj["mode"] = obj.get("mode", "host")
     if obj.get("save") is not None:
         obj["save"] = validate_save(obj["save"], what="game in this file")
         if obj["save"]["game"] != obj["game"]:
@@ -112,7 +125,9 @@ def _continues(stored: Mapping[str, Any], save: Mapping[str, Any]) -> bool:
     return stored.get("game") == save["game"] and dict(stored.get("options", {})) == dict(save["options"])
 
 
-def slot_for_copy(store: SlotStore, copy_id: str, save: Mapping[str, Any], name: str, now: float) -> tuple[str, bool]:
+def slot_for_copy(
+    store: SlotStore, copy_id: str, save: Mapping[str, Any], name: str, now: float, mode: str = "host"
+) -> tuple[str, bool]:
     """The slot to open for a copy's game: ``(slot id, continued)``.
 
     The slot this browser kept for the copy if it still holds the same game (same options:
@@ -128,7 +143,7 @@ def slot_for_copy(store: SlotStore, copy_id: str, save: Mapping[str, Any], name:
             stored = None
         if stored is not None and _continues(stored, save):
             return sid, True
-    slot, _ = store.add_from_link(dict(save), "host", name, now)
+    slot, _ = store.add_from_link(dict(save), mode, name, now)
     store.backend.set(pointer, slot.id)
     return slot.id, False
 
@@ -177,6 +192,7 @@ async def make_copy(runner: Any, button: Any, copy: bool) -> None:
         str(own["site"]) if own else runner.host.page_url(),
         str(own["copy"]) if own else None,
         frame.now(),
+        "host" if s is None else str(s.mode),
     )
     label = str(button.textContent)
     button.disabled = True
@@ -245,8 +261,8 @@ def boot_copy() -> None:
             from shell import check_save
 
             check_save(save)
-            name = frame.slot_name(save, "host")
-            sid, _ = slot_for_copy(frame._store, state["copy"], save, name, frame.now())
+            name = frame.slot_name(save, state["mode"])
+            sid, _ = slot_for_copy(frame._store, state["copy"], save, name, frame.now(), state["mode"])
         except SaveCodeError as exc:
             frame.show_error(f"The game in this file could not be opened: {exc.message}")
         except StorageError as exc:
