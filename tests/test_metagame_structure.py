@@ -21,7 +21,7 @@ from conquest.games.metagame import GAME, PHASE_RULES, Phase, duels
 from conquest.games.metagame.actions import parse_action
 from conquest.games.metagame.phases import PROMPT_FIELDS, Seat
 from conquest.games.metagame.state import PHASES
-from conquest.games.metagame.view import prompt_values
+from conquest.games.metagame.view import counted, prompt_values
 from conquest.rng import Rng
 from conquest.session import Match
 
@@ -98,7 +98,7 @@ def test_the_table_decides_what_each_phase_allows_offers_and_asks() -> None:
             assert seat == expected
             view = GAME.view(state, None)
             template = rule.alt_prompt if view["eligible"] and view["eligible"]["kind"] == "capital_override" else rule.prompt
-            assert view["prompt"] == template.format(**prompt_values(state, view["eligible"]))
+            assert view["prompt"] == template.format(**counted(prompt_values(state, view["eligible"])))
             for action in probes:  # anything the table does not allow is refused
                 if type(action) not in rule.allows:
                     with pytest.raises(IllegalAction):

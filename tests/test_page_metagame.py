@@ -77,7 +77,7 @@ def test_capitals_and_claims_by_picks_with_map_paints() -> None:
     # a territory that is not a choice says so and changes nothing
     taken = s.match.state.capital[1]
     page.pick(taken)
-    assert "not a choice" in shell.message[1] and len(s.match.log) == 3
+    assert "must border one of Ann's" in shell.message[1] and len(s.match.log) == 3  # the engine's reason
     # the "Choose" list plays the same pick
     choose = render_all(shell)["mg-side"]
     first = find(choose, "#mg-choose-t").children[0].attrs["value"]
@@ -118,7 +118,7 @@ def test_an_invasion_through_the_panel_sacrifice_slices_spin() -> None:
         fire(side, ".mg-slice-editor button.secondary")  # Fill for me
         side = render_all(shell)["mg-side"]
         assert "ready" in text(find(side, ".mg-slice-msgs"))
-        fire(side, "#mg-assign")
+        fire(side, "#mg-slice-form", "submit")  # Assign (a submit button: Enter in a count too)
     assert s.match.state.phase == "spin"
     wheel = render_all(shell)["mg-side"]
     x = s.match.state.inv.x
@@ -198,3 +198,153 @@ def test_a_read_only_copy_shows_no_controls() -> None:
     assert tree["mg-host-tools"].attrs.get("hidden") == ""
     page.pick(0)
     assert "read-only" in shell.message[1]
+
+
+def test_the_focus_goes_to_the_control_the_next_step_needs() -> None:
+    """Issue 9 item 5: after each step taken here, the keyboard focus moves on (the map,
+    the first slice count, Assign after "Fill for me", Spin, then once the wheel stops the
+    re-spin or winner buttons); never after typed text, never while the wheel turns."""
+    shell, page, host = started()
+    s = shell.session
+
+    def focused_after_render() -> str | None:
+        host.focused = None
+        render_all(shell)
+        page.after_render()
+        return host.focused
+
+    page.pick(eligible(page)[0])
+    assert focused_after_render() == "mg-map"
+    for _ in range(2):
+        page.pick(eligible(page)[0])
+        assert focused_after_render() == "mg-map"
+    st = s.match.state
+    target = st.board.adj[st.capital[0]][0]
+    fire(render_all(shell)["mg-host-tools"], "#mg-typed", "submit", fields={"text": f"!o{target}=1"})
+    assert s.match.log[-1] == f"!o{target}=1" and focused_after_render() is None  # typing goes on
+    page.pick(target)
+    while s.match.state.phase in ("sacrifice", "block"):
+        assert focused_after_render() == "mg-map"
+        fire(render_all(shell)["mg-side"], "button.secondary")
+    for _ in range(2):
+        assert focused_after_render() == "mg-count-0"
+        side = render_all(shell)["mg-side"]
+        assert find(side, "#mg-count-0").attrs.get("id") == "mg-count-0"
+        assert all(b.attrs.get("tabindex") == "-1" for b in find_all(side, ".mg-slices button"))
+        fire(side, "#mg-fill")
+        assert focused_after_render() == "mg-assign"
+        fire(render_all(shell)["mg-side"], "#mg-slice-form", "submit")
+    assert focused_after_render() == "mg-spin"
+    fire(render_all(shell)["mg-side"], "#mg-spin")
+    assert focused_after_render() is None  # the wheel turns: nothing to press yet
+    assert "spinning" in page.prompt(s.view())  # and the bar does not tell the result early
+    host.run_timers()  # it stops
+    assert focused_after_render() in ("mg-keep", "mg-won-a")
+    # the Choose list starts each option with the territory's name (a letter jumps to it)
+    shell2, page2, _ = started()
+    labels = [text(o) for o in find_all(render_all(shell2)["mg-side"], "#mg-choose-t option")]
+    names = shell2.session.match.state.board.names
+    assert labels and all(any(label.startswith(n + ":") for n in names) for label in labels)
+
+
+def test_non_choices_say_why_and_spending_steps_are_confirmed() -> None:
+    """Issue 9 items 6 and 9: a pick that is not a choice gets the engine's reason (without
+    its rule code unless codes are shown); sacrifice, block, re-spin and gift ask first, and
+    a "no" changes nothing."""
+    shell, page, host = started()
+    s = shell.session
+    page.pick(eligible(page)[0])
+    st = s.match.state
+    close = next(t for t in range(len(st.owner)) if st.owner[t] < 0 and t not in eligible(page))
+    page.pick(close)
+    msg = shell.message[1]
+    assert "3 or more steps" in msg and "Ann's" in msg and "M4" not in msg, msg
+    shell.show_codes = True
+    page.pick(close)
+    assert shell.message[1].count("M4:") == 1
+    shell.show_codes = False
+    for _ in range(2):
+        page.pick(eligible(page)[0])
+    st = s.match.state
+    far = max((t for t in range(len(st.owner)) if st.owner[t] < 0), key=lambda t: st.board.dist[st.capital[0]][t])
+    page.pick(far)
+    assert "must border one of Ann's" in shell.message[1] and len(s.match.log) == 3
+    # Ann invades Bob's territory beside her capital, holding two far territories to sacrifice
+    target = st.board.adj[st.capital[0]][0]
+    spare = [t for t in range(len(st.owner)) if st.owner[t] < 0 and st.board.dist[target][t] >= 2][:2]
+    for text_ in (f"!o{target}=1", f"!o{spare[0]}=0", f"!o{spare[1]}=0", "!t0r=1"):
+        shell.play(text_)
+    page.pick(target)
+    assert s.match.state.phase == "sacrifice"
+    page.pick(spare[0])
+    page.pick(st.capital[1])  # Bob's capital: not Ann's to sacrifice, and the message says so
+    assert "must be Ann's own" in shell.message[1]
+    n = len(s.match.log)
+    host.confirms = [False]
+    fire(render_all(shell)["mg-side"], "#mg-actions button")  # "Sacrifice 1 selected": asked, refused
+    assert len(s.match.log) == n and "Ann sacrifices" in host.asked[-1] and "becomes neutral" in host.asked[-1]
+    host.confirms = [True]
+    fire(render_all(shell)["mg-side"], "#mg-actions button")
+    assert s.match.log[-1] == f"s{spare[0]}"
+    # the re-spin: spending a token and a territory asks first
+    q = page.spend_question(s.match.state, GAME.parse_action(f"x{spare[1]}"))
+    assert q is None or "re-spin token" in q
+    assert page.spend_question(s.match.state, GAME.parse_action("p")) is None
+
+
+def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> None:
+    """Issue 9 items 3, 10, 11: the result beside the wheel once it stops (not before), the
+    re-spin prompt names the drawn game, labels upright where the wheel rests, tokens earned
+    in the log."""
+    from metagame import upright
+
+    for angle in range(0, 360, 15):
+        for turn in (0.0, 77.0, 200.0, 1843.5):
+            assert not 90 < (upright(angle, turn) + turn) % 360 < 270
+    shell, page, host = started()
+    s = shell.session
+    invasion_ready(shell, page)
+    while s.match.state.phase != "spin":
+        if s.match.state.phase.startswith("slices"):
+            page.fill_draft()
+            page.assign()
+        else:
+            fire(render_all(shell)["mg-side"], "button.secondary")
+    page.spin()
+    side = render_all(shell)["mg-side"]
+    assert "spinning" in text(find(side, "#mg-result"))
+    host.run_timers()
+    side = render_all(shell)["mg-side"]
+    drawn = s.match.state.inv.spins[-1]
+    title = page.game_title(s.match.state.games[s.match.state.inv.game_at(drawn)])
+    assert text(find(side, ".mg-result-game")) == title
+    assert f"slice {drawn + 1} of" in text(find(side, "#mg-result"))
+    rotations = [float(t.attrs["transform"].split("(")[1].split()[0]) for t in find_all(side, "#mg-spinner text")]
+    assert rotations and all(not 90 < (r + page.wheel_turn) % 360 < 270 for r in rotations)
+    if s.match.state.phase in ("respin_a", "respin_d"):
+        assert f"Drawn: {title}." in page.prompt(s.view())
+        shell.play("x")  # keep
+    while s.match.state.phase in ("respin_a", "respin_d"):
+        shell.play("x")
+    shell.play("dd")  # the defender wins: she earns a block token, and the log says so
+    line = shell.log_lines(len(s.match.log) - 1, len(s.match.log))[-1]
+    assert "Bob earns a block token" in str(line), line
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    """Issue 9 item 14: "exactly 1 slice", "up to 1 territory", never "1 slices"."""
+    import re
+
+    from test_metagame_structure import _campaign_states
+
+    from conquest.games.metagame.view import counted
+
+    assert counted({"z": 1, "x": 2, "most": 1, "s": 3})["most_territories"] == "1 territory"
+    bad = re.compile(r"(?<![\d.,])1 (slices|territories|tokens|steps)\b")
+    seen = 0
+    for state in _campaign_states(2, 300):
+        view = GAME.view(state, None)
+        lines = [view["prompt"], *(view["invasion"]["explain"] if view["invasion"] else [])]
+        seen += sum(" 1 slice" in x or " 1 territor" in x for x in lines)
+        assert not any(bad.search(x) for x in lines), lines
+    assert seen  # the campaign met counts of one

@@ -60,12 +60,12 @@ REASONS = {
     "agreement": "the host recorded a mutual agreement",
 }
 CHOOSE_VERB = {
-    "capital": "Capital:",
-    "capital_override": "Capital (override):",
-    "sacrifice": "Select / unselect",
-    "block": "Select / unselect",
-    "respin": "Spend and re-spin:",
-    "gift": "Give",
+    "capital": "capital",
+    "capital_override": "capital (override)",
+    "sacrifice": "select / unselect",
+    "block": "select / unselect",
+    "respin": "spend and re-spin",
+    "gift": "give",
 }
 #: the wheel's animation: 3.2 s, or 0.4 s with reduced motion (the CSS has the same numbers)
 SPIN_MS, SPIN_MS_REDUCED = 3200, 400
@@ -141,6 +141,13 @@ def duel_games() -> dict[str, str]:
     return {gid: g.title for gid, g in games().items() if gid != GAME.id and g.min_players <= 2 <= g.max_players}
 
 
+def upright(angle: float, turn: float) -> float:
+    """A wheel label's rotation so that it reads upright where the wheel comes to rest
+    (``turn`` degrees): flipped by half a turn when it would stand on its head."""
+    net = (angle + turn) % 360
+    return angle + 180 if 90 < net < 270 else angle
+
+
 def wheel_colour(g: int) -> str:
     return WHEEL_COLOURS[g % len(WHEEL_COLOURS)]
 
@@ -166,6 +173,10 @@ class MetagamePage(GamePage):
         self.perf: dict[str, float] = {}
         #: a duel in one of the site's own games: set up, watched, its result taken (issue 14)
         self.duel_desk = DuelDesk(self)
+        #: set by the person's own step here (click, key, pick): after the next render the
+        #: keyboard focus goes to the control the new step needs (never after typed text)
+        self.want_focus: str | None = None
+        self.want_reveal: str | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
@@ -318,10 +329,21 @@ class MetagamePage(GamePage):
             names = " and ".join(view["players"][w]["name"] for w in view["outcome"]["winners"])
             reason = REASONS.get(view["ended"], view["ended"])
             return f"The campaign is over: {reason}. {names} won with the most territories (M16)."
+        self.start_spin_animation()  # the bar is drawn before the panel: never the result before the wheel stops
         if self.spinning():
             return "The wheel is spinning…"
         turn = "Capitals" if view["phase"] == "capital" else f"Turn {view['turn']}"
-        return f"{turn} · {view['prompt']}"
+        return f"{turn} · {self.drawn_note(view)}{view['prompt']}"
+
+    @staticmethod
+    def drawn_note(view: Mapping[str, Any]) -> str:
+        """Before a re-spin choice, which game the wheel drew (the choice depends on it)."""
+        inv = view["invasion"]
+        if view["phase"] not in ("respin_a", "respin_d") or not inv or not inv["spins"]:
+            return ""
+        sp = inv["spins"][-1]
+        titles = {g["index"]: g.get("title") or g["name"] for g in view["games"]}
+        return f"Drawn: {titles.get(sp['game'], sp['name'])}. "
 
     def spinning(self) -> bool:
         return self.reveal_at > self.shell.host.clock()
@@ -341,8 +363,8 @@ class MetagamePage(GamePage):
             name = state.board.names[t]
             owner = state.owner[t]
             who = "neutral" if owner < 0 else state.players[owner].name
-            why = " This view is read-only." if s.locked() else " It is not a choice for this step."
-            self.shell.say(f"{name}: {who}.{why}")
+            why = "This view is read-only." if s.locked() else self.why_not(state, t, elig)
+            self.shell.say(f"{name} ({who}): {why}")
             return
         kind = elig["kind"]
         if kind in ("sacrifice", "block"):
@@ -357,7 +379,63 @@ class MetagamePage(GamePage):
             "gift": lambda: Gift(t),
         }.get(kind)
         if action is not None:
-            self.shell.play(action())
+            self.act(action())
+
+    def why_not(self, state: Any, t: int, elig: Mapping[str, Any] | None) -> str:
+        """Why ``t`` is not a choice now, in the engine's words: the step a pick of it would
+        be is tried, and the engine's refusal (its ruling) is the reason; no rule is repeated
+        here."""
+        if elig is None:
+            return "nothing is chosen on the map at this step."
+        kind = elig["kind"]
+        others = [u for u in elig["territories"] if u != t]
+        s_count = len(state.inv.sacrificed) if state.inv is not None else 1
+        trial = {
+            "capital": lambda: PickCapital(t),
+            "capital_override": lambda: PickCapital(t, override=True),
+            "turn": lambda: Claim(t) if state.owner[t] < 0 else Invade(t),
+            "sacrifice": lambda: Sacrifice((t,)),
+            "block": lambda: Block(tuple(sorted((t, *others[: max(0, s_count - 1)])))),
+            "respin": lambda: Respin(t),
+            "gift": lambda: Gift(t),
+        }.get(kind)
+        if trial is not None:
+            try:
+                GAME.apply(state, trial())
+            except GameError as exc:
+                return self.plain(exc.message)
+        return "it is not a choice for this step."
+
+    def plain(self, message: str) -> str:
+        """An engine message without its leading rule code (kept when codes are shown)."""
+        if self.shell.show_codes:
+            return message
+        head, sep, rest = message.partition(": ")
+        if sep and head[:1] == "M" and head[1:].replace(".", "").isalnum() and len(head) <= 4:
+            message = rest
+        return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+
+    def spend_question(self, state: Any, action: Any) -> str | None:
+        """The confirmation a step that spends a token or a territory needs (None: none)."""
+        inv = state.inv
+        if inv is None:
+            return None
+        names = state.board.names
+        pl = state.players
+
+        def listed(ts: tuple[int, ...]) -> str:
+            return ", ".join(names[t] for t in ts) + (" (it becomes neutral)" if len(ts) == 1 else " (they become neutral)")
+
+        if isinstance(action, Sacrifice) and action.ts:
+            return f"{pl[inv.attacker].name} sacrifices {listed(action.ts)} to invade {names[inv.target]}. Go on?"
+        if isinstance(action, Block) and action.ts:
+            return f"{pl[inv.defender].name} spends a block token and sacrifices {listed(action.ts)}. Go on?"
+        if isinstance(action, Respin) and action.t is not None:
+            who = pl[inv.attacker if state.phase == "respin_a" else inv.defender].name
+            return f"{who} spends a re-spin token and {listed((action.t,))} to spin the wheel again. Go on?"
+        if isinstance(action, Gift):
+            return f"{pl[inv.attacker].name} gives {names[action.t]} to {pl[inv.defender].name}. Go on?"
+        return None
 
     def play_typed(self, ev: Any) -> None:
         """A typed action text: the engine parses it, so a typo gets the engine's message."""
@@ -382,7 +460,7 @@ class MetagamePage(GamePage):
         self.set_count(game, n)
 
     def assign(self) -> None:
-        self.shell.play(Slices(tuple(sorted((g, n) for g, n in self.draft.items() if n > 0))))
+        self.act(Slices(tuple(sorted((g, n) for g, n in self.draft.items() if n > 0))))
 
     def fill_draft(self) -> None:
         s = self.shell.session
@@ -391,10 +469,59 @@ class MetagamePage(GamePage):
         offers = canonical_allocs(rep["z"], rep["cap"], len(s.match.state.games))
         if offers:
             self.draft = dict(offers[-1])
+            self.want_focus = "mg-assign"  # the next control this step needs
         self.save_draft()
 
     def spin(self) -> None:
-        self.shell.play(Spin())
+        self.act(Spin())
+
+    # -- the keyboard flow: after each step, the focus goes where the next step is taken ----
+    def act(self, action: Any) -> bool:
+        """Play a step the person took on this page's controls (confirmed first when it
+        spends a token or a territory); the focus then follows."""
+        s = self.shell.session
+        question = self.spend_question(s.match.state, action) if s is not None else None
+        if question is not None and not self.shell.host.confirm(question):
+            return False
+        played = self.shell.play(action)
+        if played:
+            self.want_focus = "next"
+        return played
+
+    def focus_target(self, view: Mapping[str, Any]) -> str | None:
+        """The id of the control the step on screen needs next (None: leave the focus).
+
+        Choices on the map: the map (``mapboard.js`` puts the focus on a choice); the slices:
+        the first count; the spin: its button; a re-spin: "Keep the result" (spending is a
+        pick on the map, Shift+Tab away); the duel: the first winner button, once the wheel
+        has stopped."""
+        s = self.shell.session
+        if s is None or s.locked() or view["outcome"] is not None or self.spinning():
+            return None
+        ph = view["phase"]
+        if ph in ("capital", "capital_override", "turn", "sacrifice", "block", "gift"):
+            return "mg-map"
+        if ph in ("slices_a", "slices_d"):
+            return "mg-count-0"
+        return {"spin": "mg-spin", "respin_a": "mg-keep", "respin_d": "mg-keep", "duel": "mg-won-a"}.get(ph)
+
+    def after_render(self) -> None:
+        want, self.want_focus = self.want_focus, None
+        s = self.shell.session
+        target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want
+        if target is not None:
+            self.shell.host.focus(target)
+        # a spin started: the wheel into view; it stopped: the result (on a phone both are
+        # below the fold, and the focus may just have scrolled to the winner buttons)
+        reveal, self.want_reveal = self.want_reveal, None
+        if reveal is not None:
+            self.shell.host.reveal(reveal)
+
+    def landed(self) -> None:
+        """The wheel stopped: the result shows and the focus goes to what comes next."""
+        self.want_focus = "next"
+        self.want_reveal = "mg-result"
+        self.shell.host.rerender()
 
     def start_spin_animation(self) -> None:
         """A new spin result: the wheel turns to it; the result shows when it stops."""
@@ -414,7 +541,8 @@ class MetagamePage(GamePage):
         self.last_spin_shown = newest
         ms = SPIN_MS_REDUCED if self.reduced_motion else SPIN_MS
         self.reveal_at = self.shell.host.clock() + ms + 80
-        self.shell.host.later(ms + 120, self.shell.host.rerender)
+        self.shell.host.later(ms + 120, self.landed)
+        self.want_reveal = "mg-wheel-box"
 
     def correction(self, kind: str, fields: Mapping[str, str]) -> None:
         """The host's corrections (M17) from the tools form."""
@@ -510,10 +638,12 @@ class MetagamePage(GamePage):
             "mg-spins": self.render_spins(),
         }
 
-    def button(self, label: str, action: Any, secondary: bool = False, disabled: bool = False) -> Node:
+    def button(
+        self, label: str, action: Any, secondary: bool = False, disabled: bool = False, id: str | None = None
+    ) -> Node:
         return h(
-            "button", label, type="button", cls="secondary" if secondary else None, disabled=disabled,
-            on_click=lambda ev: self.shell.play(action),
+            "button", label, type="button", cls="secondary" if secondary else None, disabled=disabled, id=id,
+            on_click=lambda ev: self.act(action),
         )
 
     def render_actions(self, view: Mapping[str, Any]) -> Node:
@@ -544,7 +674,7 @@ class MetagamePage(GamePage):
                 kids.append(h("button", "Spin the wheel", type="button", id="mg-spin", on_click=lambda ev: self.spin()))
             elif ph in ("respin_a", "respin_d"):
                 kids += [
-                    self.button("Keep the result", Respin(None), True),
+                    self.button("Keep the result", Respin(None), True, id="mg-keep"),
                     h("span", "or pick a highlighted territory to spend it and re-spin (M11)", cls="muted"),
                 ]
             elif ph == "duel":
@@ -555,8 +685,8 @@ class MetagamePage(GamePage):
                     kids.append(h("p", f"Capital: {a} must win twice. Result of the {nth} game:", cls="mg-msg"))
                 wait = self.spinning()
                 kids += [
-                    self.button(f"{a} (attacker) won", Duel("a"), disabled=wait),
-                    self.button(f"{d} (defender) won", Duel("d"), disabled=wait),
+                    self.button(f"{a} (attacker) won", Duel("a"), disabled=wait, id="mg-won-a"),
+                    self.button(f"{d} (defender) won", Duel("d"), disabled=wait, id="mg-won-d"),
                 ]
         return h("div", *kids, id="mg-actions", cls="mg-actions")
 
@@ -570,13 +700,14 @@ class MetagamePage(GamePage):
         names = state.board.names
         options = []
         for t in elig["territories"]:
+            # the name first, so typing a letter in the list jumps to it
             if elig["kind"] == "turn":
-                label = f"Claim {names[t]}" if t in elig["claim"] else (
-                    f"Invade {names[t]} ({state.players[state.owner[t]].name})"
+                label = f"{names[t]}: claim" if t in elig["claim"] else (
+                    f"{names[t]}: invade ({state.players[state.owner[t]].name})"
                 )
             else:
                 mark = " ✓" if t in self.picked else ""
-                label = f"{CHOOSE_VERB.get(elig['kind'], '')} {names[t]}{mark}"
+                label = f"{names[t]}: {CHOOSE_VERB.get(elig['kind'], '')}{mark}"
             options.append((label, t))
         options.sort()
         return h(
@@ -628,27 +759,33 @@ class MetagamePage(GamePage):
                 h(
                     "tr",
                     h("td", name, cls="name"),
+                    # − and + are for the pointer; the keyboard types or uses ↑ ↓ in the field
                     h("td", h("button", "−", type="button", cls="small", aria_label=f"One slice less for {name}",
+                              tabindex="-1",
                               on_click=lambda ev, i=i: self.set_count(i, self.draft.get(i, 0) - 1))),
                     h("td", h("input", type="number", min="0", max=str(rep["cap"]), value=str(n),
-                              aria_label=f"Slices for {name}", data_game=str(i),
+                              aria_label=f"Slices for {name}", data_game=str(i), id=f"mg-count-{i}",
                               on_input=lambda ev, i=i: self.typed_count(i, ev.value)), cls="n"),
                     h("td", h("button", "+", type="button", cls="small", aria_label=f"One slice more for {name}",
+                              tabindex="-1",
                               on_click=lambda ev, i=i: self.set_count(i, self.draft.get(i, 0) + 1))),
                 )
             )
+        # a form: Enter in a count assigns; "Fill for me" is one Shift+Tab before the first count
         return h(
-            "div",
-            h("h4", f"{who}'s slices: exactly {plural(rep['z'], 'slice')}, at most {rep['cap']} per game"),
+            "form",
+            h("div",
+              h("h4", f"{who}'s slices: exactly {plural(rep['z'], 'slice')}, at most {rep['cap']} per game"),
+              h("button", "Fill for me", type="button", cls="secondary small", id="mg-fill",
+                on_click=lambda ev: self.fill_draft()),
+              cls="mg-slice-head"),
             h("table", h("tbody", *rows), cls="mg-slices"),
             h("div", *[h("p", msg, cls="mg-msg " + ("ok" if rep["ok"] else "bad")) for msg in rep["messages"]],
               cls="mg-slice-msgs", aria_live="polite"),
             h("div",
-              h("button", "Assign these slices", type="button", id="mg-assign", disabled=not rep["ok"],
-                on_click=lambda ev: self.assign()),
-              h("button", "Fill for me", type="button", cls="secondary", on_click=lambda ev: self.fill_draft()),
+              h("button", "Assign these slices", type="submit", id="mg-assign", disabled=not rep["ok"]),
               cls="mg-actions"),
-            cls="mg-slice-editor",
+            cls="mg-slice-editor", id="mg-slice-form", on_submit=lambda ev: self.assign(),
         )
 
     def render_wheel(self, view: Mapping[str, Any]) -> list[Node]:
@@ -680,7 +817,8 @@ class MetagamePage(GamePage):
             if seg["count"] * step >= 14:
                 lx, ly = 100 + 60 * math.cos(mid), 100 + 60 * math.sin(mid)
                 labels.append(svg("text", titles.get(seg["game"], seg["name"])[:14], x=f"{lx:.1f}", y=f"{ly:.1f}",
-                                  transform=f"rotate({math.degrees(mid) + 90:.1f} {lx:.1f} {ly:.1f})",
+                                  transform=f"rotate({upright(math.degrees(mid) + 90, self.wheel_turn):.1f} "
+                                            f"{lx:.1f} {ly:.1f})",
                                   font_size=8, text_anchor="middle", dominant_baseline="central", fill="#111",
                                   stroke="#fff", stroke_width=2, paint_order="stroke"))
         if drawn_k is not None:  # the drawn slice above the others, below the labels
@@ -701,7 +839,8 @@ class MetagamePage(GamePage):
             items.append(h("li", h("span", cls="swatch", style=f"background:{wheel_colour(seg['game'])}"),
                            h("span", f"{titles.get(seg['game'], seg['name'])}: {span}, {seg['count']} of {x} ({pct}%) — "
                                      f"attacker {seg['a']}, defender {seg['d']}")))
-        out = [h("div", wheel, cls="mg-wheel-box", id="mg-wheel-box"),
+        out = [self.render_result(view),
+               h("div", wheel, cls="mg-wheel-box", id="mg-wheel-box"),
                h("ul", *items, cls="mg-wheel-list", aria_label="The wheel's slices")]
         if inv["spins"]:
             out.append(h("p", f"Drawn: {drawn} (M10).", cls="mg-msg mg-drawn", hidden=self.spinning()))
@@ -713,6 +852,29 @@ class MetagamePage(GamePage):
             out.append(h("p", f"Each of the {x} slices is equally likely: a game's chance is its share of the slices.",
                          cls="mg-trust"))
         return out
+
+    def render_result(self, view: Mapping[str, Any]) -> Node:
+        """The drawn game, large beside the wheel (and in the audience tab), announced once
+        the wheel stops; "spinning" while it turns."""
+        inv = view["invasion"]
+        spins = inv["spins"] if inv else []
+        if not spins:
+            return h("div", id="mg-result", cls="mg-result", role="status", hidden=True)
+        if self.spinning():
+            return h("div", h("strong", "The wheel is spinning…"), id="mg-result", cls="mg-result is-spinning",
+                     role="status")
+        sp = spins[-1]
+        titles = {g["index"]: g.get("title") or g["name"] for g in view["games"]}
+        pl = view["players"]
+        again = " (after a re-spin)" if len(spins) > 1 else ""
+        return h(
+            "div",
+            h("span", f"The wheel drew{again}", cls="mg-result-label"),
+            h("strong", titles.get(sp["game"], sp["name"]), cls="mg-result-game"),
+            h("span", f"{pl[inv['attacker']]['name']} and {pl[inv['defender']]['name']} play it · "
+                      f"slice {sp['slice'] + 1} of {inv['numbers']['X']}", cls="mg-result-label"),
+            id="mg-result", cls="mg-result", role="status",
+        )
 
     def render_players(self, view: Mapping[str, Any]) -> Node:
         rows = []

@@ -9,6 +9,13 @@
 // Mouse wheel zooms at the pointer, dragging pans, two fingers pinch-zoom, and with the focus
 // inside the map the keys + - 0 and the arrows zoom, reset and pan; Tab moves from territory
 // to territory, Enter or Space selects. Only the map group moves (the legend stays put).
+//
+// With { roving: true } (the game boards, static/mapboard.js) the map is one Tab stop instead
+// of one per territory: the arrow keys move to the nearest territory in that direction,
+// Shift+arrows pan, a letter jumps to the next territory whose name starts with it (the
+// current choices first), and the Tab stop rests on a choice of the step ("is-eligible").
+// Focusing the <svg> itself (the page's script after a step) moves the focus to that stop.
+// A drawn ring marks the focused territory above its neighbours' borders.
 
 const MIN_SCALE = 1;
 const MAX_SCALE = 14;
@@ -37,7 +44,7 @@ function territoryOf(target, svg) {
 }
 
 export function attachMapView(svg, options = {}) {
-  const { onSelect = null, info = null, onHover = null } = options;
+  const { onSelect = null, info = null, onHover = null, roving = false } = options;
   const vp = viewportOf(svg);
   const vb = svg.viewBox.baseVal;
   const full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
@@ -45,10 +52,22 @@ export function attachMapView(svg, options = {}) {
   let selected = null;
   const idPrefix = (el) => el.id.slice(0, el.id.length - ("t-" + el.dataset.id).length);
 
+  // labels smaller than this on screen are hidden ("labels-small") until the map is zoomed in
+  const MIN_LABEL_PX = 7;
+  const labels = svg.querySelector("g.labels[font-size]");
+  function labelSize() {
+    if (!labels) return;
+    const px = parseFloat(labels.getAttribute("font-size")) * k * (svg.clientWidth || full.w) / full.w;
+    svg.dataset.labelPx = px.toFixed(1);
+    svg.classList.toggle("labels-small", px < MIN_LABEL_PX);
+  }
+
   function apply() {
     vp.setAttribute("transform", `translate(${tx.toFixed(2)} ${ty.toFixed(2)}) scale(${k.toFixed(4)})`);
     svg.dataset.zoom = k.toFixed(2);
+    labelSize();
   }
+  if (labels && window.ResizeObserver) new ResizeObserver(labelSize).observe(svg);
 
   function clamp() {
     k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, k));
@@ -228,6 +247,7 @@ export function attachMapView(svg, options = {}) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const step = full.w * 0.08;
     const el = territoryOf(ev.target, svg);
+    if (roving && el && rove(ev, el)) { ev.preventDefault(); return; }
     switch (ev.key) {
       case "+": case "=": zoomIn(); break;
       case "-": case "_": zoomOut(); break;
@@ -246,11 +266,129 @@ export function attachMapView(svg, options = {}) {
     ev.preventDefault();
   }
 
+  // ---- roving focus: one Tab stop, arrows and letters between territories
+  const centres = new Map();
+  let stop = null, typed = "", typedAt = 0, refreshQueued = false, ring = null;
+  const all = () => Array.from(svg.querySelectorAll(".territory"));
+  function centreOf(el) {
+    let c = centres.get(el);
+    if (!c) {
+      const b = el.getBBox ? el.getBBox() : { x: 0, y: 0, width: 0, height: 0 };
+      c = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+      centres.set(el, c);
+    }
+    return c;
+  }
+  function setStop(el) {
+    if (!el || el === stop) return;
+    if (stop) stop.setAttribute("tabindex", "-1");
+    stop = el;
+    stop.setAttribute("tabindex", "0");
+  }
+  function nearest(from, among) {
+    if (!from) return among[0] || null;
+    const a = centreOf(from);
+    let best = null, bestD = Infinity;
+    for (const t of among) {
+      const c = centreOf(t), d = (c.x - a.x) ** 2 + (c.y - a.y) ** 2;
+      if (d < bestD) { bestD = d; best = t; }
+    }
+    return best;
+  }
+  // where the Tab stop should rest: the current stop if it is a choice (or nothing is), else
+  // the choice nearest to it
+  function bestStop() {
+    const choices = Array.from(svg.querySelectorAll(".territory.is-eligible"));
+    if (!choices.length || (stop && stop.classList.contains("is-eligible"))) return stop || all()[0] || null;
+    return nearest(stop, choices);
+  }
+  function refresh() {
+    refreshQueued = false;
+    if (!svg.contains(document.activeElement)) setStop(bestStop());
+  }
+  function toward(el, ax, ay) {
+    const a = centreOf(el);
+    let best = null, bestScore = Infinity, loose = null, looseScore = Infinity;
+    for (const t of all()) {
+      if (t === el) continue;
+      const c = centreOf(t), dx = c.x - a.x, dy = c.y - a.y;
+      const along = dx * ax + dy * ay, across = Math.abs(dx * ay - dy * ax);
+      if (along <= 0.5) continue;
+      const score = along + 2 * across;
+      if (across <= 2 * along && score < bestScore) { best = t; bestScore = score; }
+      if (score < looseScore) { loose = t; looseScore = score; }
+    }
+    return best || loose;
+  }
+  function jumpTo(el) {
+    if (!el) return;
+    setStop(el);
+    el.focus();
+  }
+  function rove(ev, el) {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[ev.key] && !ev.shiftKey) {
+      jumpTo(toward(el, ...dirs[ev.key]));
+      return true;
+    }
+    if (ev.key.length !== 1 || !/\p{L}/u.test(ev.key)) return false;
+    const now = Date.now();
+    typed = (now - typedAt < 800 ? typed : "") + ev.key.toLowerCase();
+    typedAt = now;
+    const named = (t) => (t.dataset.name || "").toLowerCase();
+    let hits = all().filter((t) => named(t).startsWith(typed));
+    if (!hits.length && typed.length > 1) {  // a repeated letter cycles through that letter
+      typed = ev.key.toLowerCase();
+      hits = all().filter((t) => named(t).startsWith(typed));
+    }
+    if (!hits.length) return false;
+    const choices = hits.filter((t) => t.classList.contains("is-eligible"));
+    const list = (choices.length ? choices : hits).sort((a, b) => named(a).localeCompare(named(b)));
+    const at = list.indexOf(el);
+    jumpTo(typed.length > 1 && at >= 0 ? el : list[(at + 1) % list.length]);
+    return true;
+  }
+  function showRing(el) {
+    if (!roving) return;
+    if (!ring) {
+      ring = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      ring.setAttribute("class", "focus-ring");
+      ring.setAttribute("aria-hidden", "true");
+      ring.setAttribute("pointer-events", "none");
+      for (const [colour, width] of [["#fff", 7], ["#111", 4.5], ["#ffb300", 2.5]]) {
+        const p = document.createElementNS("http://www.w3.org/2000/svg", "path");
+        p.setAttribute("fill", "none");
+        p.setAttribute("stroke", colour);
+        p.setAttribute("stroke-width", String(width));
+        p.setAttribute("stroke-linejoin", "round");
+        p.setAttribute("vector-effect", "non-scaling-stroke");
+        ring.append(p);
+      }
+      vp.append(ring);
+    }
+    const visible = el && el.matches(":focus-visible");
+    ring.style.display = visible ? "" : "none";
+    if (visible) for (const p of ring.children) p.setAttribute("d", el.getAttribute("d") || "");
+  }
+  function onSvgFocus(ev) {
+    if (ev.target !== svg) return;
+    jumpTo(bestStop());
+  }
+  if (roving) {
+    for (const t of all()) t.setAttribute("tabindex", "-1");
+    svg.setAttribute("tabindex", "-1");
+    setStop(bestStop());
+    new MutationObserver(() => {
+      if (!refreshQueued) { refreshQueued = true; queueMicrotask(refresh); }
+    }).observe(svg, { subtree: true, attributes: true, attributeFilter: ["class"] });
+    svg.addEventListener("focus", onSvgFocus);
+  }
+
   function onFocusIn(ev) {
     const el = territoryOf(ev.target, svg);
-    if (el) { reveal(el); show(el); }
+    if (el) { if (roving) setStop(el); reveal(el); show(el); showRing(el); }
   }
-  function onFocusOut() { show(null); }
+  function onFocusOut() { show(null); showRing(null); }
   function onLeave(ev) { if (ev.pointerType === "mouse") show(null); }
 
   svg.addEventListener("pointerdown", onPointerDown);

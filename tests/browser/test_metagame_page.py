@@ -16,12 +16,17 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 from conquest.games.metagame import GAME
 from conquest.savecode import make_fragment, parse_fragment
 from conquest.session import Match
 from tests.browser.conftest import click_territory as click_on_map
 
+#: screenshots of what the tests look at (not committed; for people reviewing the pages)
+SHOTS = Path(tempfile.gettempdir()) / "conquest-shots"
+SHOTS.mkdir(exist_ok=True)
 HOSTILE = "<i>Cy</i>"
 HOSTILE_GAME = "<b>Go</b>"
 
@@ -155,10 +160,13 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     assert "X = ZA + ZD" in page.inner_text("#mg-invasion")
     pick(page, ann_far[0])
     assert page.locator(f"#mg-t{ann_far[0]}.is-picked").count() == 1
+    w.answers.append(True)  # spending territories asks first (issue 9 item 6)
     page.click("#mg-actions button:has-text('Sacrifice 1 selected')")
     assert "block" in prompt(page)
     pick(page, bob_far[0])
+    w.answers.append(True)
     page.click("#mg-actions button:has-text('Block: sacrifice 1 of 1')")
+    assert not w.answers  # both steps asked
     assert log_codes(page)[-2:] == [f"s{ann_far[0]}", f"b{bob_far[0]}"]
 
     # -- the attacker's slices: live validation, typed counts ----------------------------
@@ -204,6 +212,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     assert "Drawn: slice" in page.inner_text("#mg-invasion")
     assert "re-spin" in prompt(page)
     spend = GAME.sacrificable(mirror(page).state, 0, target)[0]
+    w.answers.append(True)
     pick(page, spend)
     codes = log_codes(page)
     assert codes[-2] == f"x{spend}" and codes[-1].startswith("r")
@@ -213,6 +222,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
     # -- the duel, undo, the duel again ------------------------------------------------------
     page.click("#mg-actions button:has-text('(defender) won')")
     if "gift" in prompt(page):
+        w.answers.append(True)
         page.locator("#mg-territories .territory.is-eligible").first.focus()
         page.keyboard.press("Enter")
     after = len(log_codes(page))
@@ -304,6 +314,7 @@ def test_campaign_by_clicking_and_typing(open_page, browser, base_url, tmp_path)
         other.page.wait_for_url("**/play/metagame/?slot=*")
         other.wait_engine()
         assert len(log_codes(other.page)) == steps
+        other.forgive_navigation_aborts()
         other.assert_clean()
     finally:
         ctx.close()
@@ -340,6 +351,8 @@ def test_spin_animation_and_audience_view(open_page, context) -> None:
     k = int(re.match(r"r(\d+) ", log_codes(page)[-1]).group(1))
     aud.wait_for_selector(".mg-drawn")
     assert f"slice {k + 1} of {x}" in aud.inner_text(".mg-drawn")
+    big = aud.locator("#mg-result .mg-result-game")  # the audience sees the result large
+    assert big.is_visible() and float(big.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40
     page.wait_for_timeout(3600)  # the animation ends on the drawn slice
     for p in (page, aud):
         transform = p.eval_on_selector(".mg-wheel .spinner", "e => e.style.transform")
@@ -354,4 +367,89 @@ def test_spin_animation_and_audience_view(open_page, context) -> None:
     page.click("#mg-speed")
     page.wait_for_function("document.getElementById('mg-speed-out').dataset.result !== undefined")
     assert "Replay a 500-action campaign" in page.inner_text("#mg-speed-out")
+    w.assert_clean()
+
+
+def save_at_turn() -> tuple[dict, int]:
+    """A 3-player campaign on Ann's first turn with Bob's territory beside her capital."""
+    m = Match(GAME, {"players": ["Ann", "Bob", "Cy"], "games": ["conquests", "reign", "Chess", "Go"], "seed": 3})
+    m.play(f"k{GAME.view(m.state, None)['eligible']['territories'][0]}")
+    while m.state.phase == "capital":
+        m.play(str(GAME.legal_actions(m.state)[-1]))
+    target = m.state.board.adj[m.state.capital[0]][0]
+    m.play(f"!o{target}=1")
+    return m.save().to_json(), target
+
+
+def active(page) -> str:
+    return page.evaluate("document.activeElement ? document.activeElement.id : ''")
+
+
+def test_keyboard_invasion_within_40_keys(open_page) -> None:
+    """Issue 9 item 5: the map is one Tab stop with arrow keys and letters between territories
+    and a drawn focus ring; after each step the focus goes to the next control; a whole
+    invasion (declare, slices, spin, result) from the page's first Tab takes <= 40 keys."""
+    save, target = save_at_turn()
+    w = open_page("play/metagame/#" + make_fragment(save, "h"))
+    page = w.page
+    page.emulate_media(reduced_motion="reduce")
+    names = Match(GAME, save["options"], save["log"]).state.board.names
+    assert page.locator("#mg-map .territory[tabindex='0']").count() == 1  # one Tab stop
+    keys: list[str] = []
+
+    def press(key: str) -> str:
+        keys.append(key)
+        page.keyboard.press(key)
+        return active(page)
+
+    while not active(page).startswith("mg-t"):
+        press("Tab")
+        assert len(keys) < 25, keys
+    first = active(page)
+    assert page.locator(f"#{first}.is-eligible").count() == 1  # the Tab stop rests on a choice
+    cy_capital = Match(GAME, save["options"], save["log"]).state.capital[2]
+    page.locator(f"#mg-t{cy_capital}").focus()  # not a choice: the toast says why (issue 9 item 9)
+    page.keyboard.press("Enter")
+    assert "must border one of Ann's" in page.inner_text("#shell-toast [role=status]")
+    page.locator(f"#{first}").focus()
+    ring = page.locator("#mg-map .focus-ring path").first
+    assert ring.get_attribute("d") == page.get_attribute(f"#{first}", "d") and ring.is_visible()
+    moved = press("ArrowRight")
+    assert moved.startswith("mg-t") and moved != first  # arrows move between territories
+    assert page.locator("#mg-map .territory[tabindex='0']").count() == 1
+    letter = names[target][0].lower()
+    while active(page) != f"mg-t{target}":  # a letter jumps to the choices with that initial
+        press(letter)
+        assert len(keys) < 40, keys
+    press("Enter")
+    assert log_codes(page)[-1] == f"i{target}"
+    for _ in range(2):  # the slices of each side: the first count has the focus
+        assert active(page) == "mg-count-0"
+        assert press("Shift+Tab") == "mg-fill"
+        assert press("Enter") == "mg-assign"
+        press("Enter")
+    assert active(page) == "mg-spin"
+    page.set_viewport_size({"width": 360, "height": 740})  # a phone: the wheel is below the fold
+    press("Enter")
+    page.wait_for_selector(".mg-drawn")  # the wheel stopped: the next control has the focus
+    page.wait_for_timeout(800)  # the smooth scroll
+    box = page.locator("#mg-result").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, box  # scrolled into view
+    result = page.locator("#mg-result .mg-result-game")
+    assert result.is_visible() and result.inner_text() in page.inner_text(".mg-drawn")
+    assert float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 28  # large
+    page.screenshot(path=str(SHOTS / "metagame-result-360.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    while "re-spin" in prompt(page):
+        assert "Drawn: " in prompt(page)  # the re-spin choice names the drawn game
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'mg-keep'")
+        press("Enter")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'mg-won-a'")
+    page.screenshot(path=str(SHOTS / "metagame-result-1280.png"))
+    assert press("Tab") == "mg-won-d"
+    press("Enter")
+    assert "Bob earns a block token" in page.inner_text("#shell-log li:last-child")  # issue 9 item 11
+    print(f"keyboard-only invasion: {len(keys)} key presses ({' '.join(keys)})")
+    assert len(keys) <= 40, keys
+    assert active(page).startswith("mg-t")  # the next player's turn: back on the map
     w.assert_clean()

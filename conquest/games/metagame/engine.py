@@ -282,14 +282,14 @@ def slice_report(
             messages.append(f"there is no game number {g} on the list")
             continue
         if n < 0:
-            messages.append(f"{game_label(state, g)} cannot have {n} slices")
+            messages.append(f"{game_label(state, g)} cannot have {count_of(n, 'slice', 'slices')}")
             continue
         if n:
             counts[g] = counts.get(g, 0) + n
     total = sum(counts.values())
     over = [g for g, n in sorted(counts.items()) if n > cap]
     for g in over:
-        messages.append(f"M9: {game_label(state, g)} has {counts[g]} slices; the cap is {cap}")
+        messages.append(f"M9: {game_label(state, g)} has {count_of(counts[g], 'slice', 'slices')}; the cap is {cap}")
     left = z - total
     if left > 0:
         messages.append(f"{left} slice{'s' if left != 1 else ''} left")
@@ -606,10 +606,12 @@ class MetagameRules(Game[State, Action]):
                     "M4: no territory is 3 or more away from every other player's; "
                     "the host may override (k<territory>!)",
                 )
+            row = state.board.dist[a.t]
+            d, u = min((row[u], u) for u, o in enumerate(state.owner) if o not in (NEUTRAL, p))
             raise _illegal(
                 "M4.too-close",
-                f"M4: a capital must be at distance >= 3 from every territory another player "
-                f"owns; {_tname(state, a.t)} is too close",
+                f"M4: a capital must be 3 or more steps from every territory another player owns; "
+                f"{_tname(state, a.t)} is {plural_steps(d)} from {_pname(state, state.owner[u])}'s {_tname(state, u)}",
             )
         owner = list(state.owner)
         owner[a.t] = p
@@ -701,7 +703,8 @@ class MetagameRules(Game[State, Action]):
             return replace(state, phase=Phase.SLICES_A)
         if len(a.ts) > inv.y_a:
             raise _illegal(
-                "M7.too-many", f"M7: at most YA = {inv.y_a} territories may be sacrificed; {len(a.ts)} named"
+                "M7.too-many",
+                f"M7: at most YA = {count_of(inv.y_a, 'territory', 'territories')} may be sacrificed; {len(a.ts)} named",
             )
         self._set_of(state, a.ts, inv.attacker, inv.target, "M7", str(a))
         owner = list(state.owner)
@@ -723,7 +726,8 @@ class MetagameRules(Game[State, Action]):
         s = len(inv.sacrificed)
         if len(a.ts) != s:
             raise _illegal(
-                "M8.count", f"M8: a block sacrifices exactly s = {s} territories; {len(a.ts)} named"
+                "M8.count",
+                f"M8: a block sacrifices exactly s = {count_of(s, 'territory', 'territories')}; {len(a.ts)} named",
             )
         self._set_of(state, a.ts, d, inv.target, "M8", str(a))
         owner = list(state.owner)
@@ -744,7 +748,7 @@ class MetagameRules(Game[State, Action]):
             why = "; ".join(m.removeprefix("M9: ") for m in rep["messages"])
             raise _illegal(
                 "M9.slices",
-                f"M9: each side assigns exactly its Z = {rep['z']} slices, "
+                f"M9: each side assigns exactly its Z = {count_of(rep['z'], 'slice', 'slices')}, "
                 f"no game above its cap of {rep['cap']}: {why}",
             )
         if side == "a":
@@ -1041,6 +1045,15 @@ def _pname(state: State, p: int) -> str:
 
 def _tname(state: State, t: int) -> str:
     return state.territory_name(t)
+
+
+def plural_steps(d: int) -> str:
+    return count_of(d, "step", "steps")
+
+
+def count_of(n: int, one: str, many: str) -> str:
+    """A count with its noun in the right number: "1 slice", "3 slices" (never "1 slices")."""
+    return f"{n} {one if n == 1 else many}"
 
 
 #: what ``apply`` does for each action type (after the phase table allowed it)

@@ -91,6 +91,11 @@ PROMPT_FIELDS = (
     "s",  # the size of the sacrifice a block must match (M8)
     "game",  # the title of the game the wheel chose (M12)
     "nth",  # " (second game)" on a capital's second duel, else ""
+    # the counts with their noun in the right number ("1 slice", "3 slices"): issue 9
+    "z_slices",
+    "x_slices",
+    "most_territories",
+    "s_territories",
 )
 
 
@@ -115,7 +120,7 @@ class PhaseRule:
         return self.moves + self.host + ((self.chance,) if self.chance is not None else ())
 
 
-_SLICES = "{player}: assign exactly {z} slices over one or more games, at most {cap} per game (M9)"
+_SLICES = "{player}: assign exactly {z_slices} over one or more games, at most {cap} per game (M9)"
 _RESPIN = (
     "{player}: spend a re-spin token and one territory not bordering the target to spin again, "
     "or keep the result (M11)"
@@ -145,7 +150,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         moves=(Sacrifice,),
         host=(Agree,),
         prompt=(
-            "{player}: sacrifice up to {most} territories (not the capital, not bordering the target) "
+            "{player}: sacrifice up to {most_territories} (not the capital, not bordering the target) "
             "to raise the cap, or none (M7)"
         ),
         eligible="sacrifice",
@@ -156,7 +161,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         seat=Seat.DEFENDER,
         moves=(Block,),
         host=(Agree,),
-        prompt="{player}: spend a block token and sacrifice exactly {s} to cancel the cap bonus, or not (M8)",
+        prompt="{player}: spend a block token and sacrifice exactly {s_territories} to cancel the cap bonus, or not (M8)",
         eligible="block",
         invasion=True,
     ),
@@ -181,7 +186,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         seat=Seat.ATTACKER,
         moves=(Spin,),
         host=(Agree,),
-        prompt="Host: spin the wheel ({x} slices) (M10)",
+        prompt="Host: spin the wheel ({x_slices}) (M10)",
         invasion=True,
     ),
     # A draw is due: only the drawn result may follow (conquest.session checks the same for

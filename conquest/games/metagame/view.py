@@ -38,7 +38,7 @@ from conquest.games.metagame.actions import (
     SpinResult,
 )
 from conquest.games.metagame.duels import builtin_games, catalog_id, game_title
-from conquest.games.metagame.engine import MetagameRules, game_label, seat_of, side_of, slice_report
+from conquest.games.metagame.engine import MetagameRules, count_of, game_label, seat_of, side_of, slice_report
 from conquest.games.metagame.phases import PHASE_RULES
 from conquest.games.metagame.state import NEUTRAL, State
 
@@ -76,8 +76,8 @@ def _invasion_view(game: MetagameRules, state: State) -> dict[str, Any] | None:
     explain = [
         f"nA = {inv.n_a}: territories {pa} held when the invasion was declared",
         f"nD = {inv.n_d}: territories {pd} held{cap_note}",
-        f"ZA = m x nA = {inv.m} x {inv.n_a} = {inv.z_a} slices for {pa}",
-        f"ZD = m x nD = {inv.m} x {inv.n_d} = {inv.z_d} slices for {pd}",
+        f"ZA = m x nA = {inv.m} x {inv.n_a} = {count_of(inv.z_a, 'slice', 'slices')} for {pa}",
+        f"ZD = m x nD = {inv.m} x {inv.n_d} = {count_of(inv.z_d, 'slice', 'slices')} for {pd}",
         f"X = ZA + ZD = {inv.x} slices on the wheel",
         f"YA = m x floor(nA/2) = {inv.y_a}; YD = m x floor(nD/2) = {inv.y_d}",
     ]
@@ -199,6 +199,18 @@ _ELIGIBLE: dict[str, Callable[[MetagameRules, State], dict[str, Any]]] = {
 }
 
 
+def counted(values: dict[str, Any]) -> dict[str, Any]:
+    """The prompt's counts with their noun in the right number ("1 slice", "2 territories")."""
+
+    return {
+        **values,
+        "z_slices": count_of(values["z"], "slice", "slices"),
+        "x_slices": count_of(values["x"], "slice", "slices"),
+        "most_territories": count_of(values["most"], "territory", "territories"),
+        "s_territories": count_of(values["s"], "territory", "territories"),
+    }
+
+
 def prompt_values(state: State, eligible: dict[str, Any] | None = None) -> dict[str, Any]:
     """The values of the prompt templates' fields (:data:`.phases.PROMPT_FIELDS`) now."""
     seat = seat_of(state)
@@ -248,7 +260,7 @@ def _prompt(game: MetagameRules, state: State) -> tuple[str, dict[str, Any] | No
     if eligible is not None and eligible["kind"] == "capital_override":
         template = rule.alt_prompt
         notes.append("M4: no territory is 3 or more away from every other player's; the host may override")
-    return template.format(**prompt_values(state, eligible)), eligible, notes
+    return template.format(**counted(prompt_values(state, eligible))), eligible, notes
 
 
 def build_view(game: MetagameRules, state: State, player: int | None) -> dict[str, Any]:
@@ -336,6 +348,28 @@ def _duel_result(game: MetagameRules, state: State, action: Duel) -> str:
     return f"{d} wins and keeps {tn(inv.target)}{tail}"
 
 
+def _tokens_earned(game: MetagameRules, state: State, action: Duel) -> str:
+    """The tokens a duel's result earns (M13 re-spin, M14 block), as the engine's own step
+    gives them, or why none is given when one was due (M15: the pool is empty)."""
+    from dataclasses import replace
+
+    inv = state.inv
+    try:  # the record (a duel played here) is checked when played; its result is enough here
+        after = game.apply(state, replace(action, record=None) if getattr(action, "record", None) else action)
+    except Exception:  # the log line of a refused step never raises
+        return ""
+    if inv is None:
+        return ""
+    a, d = state.player_name(inv.attacker), state.player_name(inv.defender)
+    if action.winner == "d":
+        got = after.block[inv.defender] > state.block[inv.defender]
+        return f"; {d} earns a block token" if got else f"; the pool has no block token left for {d} (M15)"
+    if inv.duel_wins + 1 < inv.needed_wins or not inv.sacrifice_counts:
+        return ""
+    got = after.respin[inv.attacker] > state.respin[inv.attacker]
+    return f"; {a} earns a re-spin token" if got else f"; the pool has no re-spin token left for {a} (M15)"
+
+
 def describe_action(game: MetagameRules, state: State, action: Action) -> str:
     """The log line for ``action`` played in ``state`` (before it is applied).
 
@@ -368,7 +402,7 @@ def describe_action(game: MetagameRules, state: State, action: Action) -> str:
         return f"Host correction: {nm(action.player)} has {where} (M17)"
     if isinstance(action, SetTokens):
         kind = "block" if action.kind == "b" else "re-spin"
-        return f"Host correction: {nm(action.player)} holds {action.count} {kind} tokens (M17)"
+        return f"Host correction: {nm(action.player)} holds {count_of(action.count, kind + ' token', kind + ' tokens')} (M17)"
     if inv is None:
         return str(action)
     a, d = nm(inv.attacker), nm(inv.defender)
@@ -400,7 +434,7 @@ def describe_action(game: MetagameRules, state: State, action: Action) -> str:
             return f"{who} keeps the result"
         return f"{who} spends a re-spin token and {tn(action.t)} to spin again"
     if isinstance(action, Duel):
-        return _duel_how(action) + _duel_result(game, state, action)
+        return _duel_how(action) + _duel_result(game, state, action) + _tokens_earned(game, state, action)
     if isinstance(action, Gift):
         return f"{a} gives {tn(action.t)} to {d} (M14)"
     return str(action)
