@@ -236,3 +236,23 @@ def test_a_too_long_duel_is_refused_with_the_fallback_named():
     with pytest.raises(IllegalAction) as e:
         duel_from_save(m.state, duel.save().to_json())
     assert e.value.code == "M12.duel-long" and "enter the winner by hand" in e.value.message
+
+
+def test_duel_moves_per_campaign_are_bounded_so_any_link_replays_quickly():
+    from dataclasses import replace
+
+    from conquest.games.metagame.duelrecord import MAX_CAMPAIGN_DUEL_STEPS
+
+    m = campaign()
+    winner, rec = duel_from_save(m.state, play_duel(m.state))
+    full = replace(m.state, duel_steps=MAX_CAMPAIGN_DUEL_STEPS)
+    with pytest.raises(IllegalAction) as e:
+        GAME.apply(full, Duel(winner, rec))
+    assert e.value.code == "M12.duel-budget" and "enter the winner by hand" in e.value.message
+    with pytest.raises(IllegalAction):
+        duel_from_save(full, play_duel(full))  # the console says so before trying
+    last = GAME.apply(replace(m.state, duel_steps=MAX_CAMPAIGN_DUEL_STEPS - 1), Duel(winner, rec))
+    assert last.duel_steps == MAX_CAMPAIGN_DUEL_STEPS
+    assert GAME.state_from_json(GAME.state_to_json(last)) == last
+    m.play(Duel(winner, rec))
+    assert m.state.duel_steps == 1 and GAME.state_to_json(m.state)["duel_steps"] == 1

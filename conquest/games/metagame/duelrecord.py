@@ -41,6 +41,13 @@ from conquest.games.metagame.actions import (
 )
 from conquest.games.metagame.phases import Phase
 
+#: the most duel moves one campaign replays (all its duels together). Why: a link is data
+#: from anyone, and every duel in it is replayed when it opens; 5,000 moves of The Game of
+#: Conquests replay in about 0.3 s in CPython (64 us a move), so the worst accepted link stays
+#: within the budget of tests/test_hardening_resources.py. A real campaign's link is too long
+#: for a chat message long before (about 4 characters a move).
+MAX_CAMPAIGN_DUEL_STEPS = 5_000
+
 __all__ = [
     "DuelRecord",
     "format_record",
@@ -51,6 +58,7 @@ __all__ = [
     "replay_duel",
     "duel_from_save",
     "MAX_RECORD_CHARS",
+    "MAX_CAMPAIGN_DUEL_STEPS",
     "SEAT_KEYS",
 ]
 
@@ -119,6 +127,13 @@ def replay_duel(state: Any, winner: str, rec: DuelRecord) -> Any:
     if rec.game != gid:
         raise IllegalAction(
             "M12.duel-game", f"M12: the wheel chose {gid}, but the duel record is a game of {rec.game}"
+        )
+    if state.duel_steps + len(rec.log) > MAX_CAMPAIGN_DUEL_STEPS:
+        raise IllegalAction(
+            "M12.duel-budget",
+            f"M12: this campaign already carries {state.duel_steps:,} moves of duels played here; with this "
+            f"duel's {len(rec.log):,} it would pass {MAX_CAMPAIGN_DUEL_STEPS:,}, the most a campaign replays "
+            "(so any link opens quickly); enter the winner by hand",
         )
     game = get_game(gid)
     try:

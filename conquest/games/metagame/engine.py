@@ -810,6 +810,7 @@ class MetagameRules(Game[State, Action]):
             # M12, a built-in game played here: the record is replayed with the duel game's
             # engine; the winner and the seats must be this invasion's (IllegalAction if not)
             replay_duel(state, a.winner, a.record)
+            state = replace(state, duel_steps=state.duel_steps + len(a.record.log))
         if a.winner == "a":
             inv2 = replace(inv, duel_wins=inv.duel_wins + 1)
             if inv2.duel_wins < inv2.needed_wins:
@@ -976,6 +977,7 @@ class MetagameRules(Game[State, Action]):
             "current": state.current,
             "turn": state.turn,
             "ended": state.ended,
+            "duel_steps": state.duel_steps,
             "inv": None
             if inv is None
             else {
@@ -1034,6 +1036,7 @@ class MetagameRules(Game[State, Action]):
                 turn=obj["turn"],
                 inv=inv,
                 ended=obj["ended"],
+                duel_steps=obj.get("duel_steps", 0),
             )
         except (KeyError, TypeError, ValueError, BoardError) as exc:
             raise InvalidAction("state.json", f"not a metagame state: {quote(str(exc), 120)}") from None

@@ -119,6 +119,9 @@ class State:
     turn: int = 0  # 1 for the first turn after the capitals
     inv: Invasion | None = None
     ended: str | None = None  # M16 reason once over: "last", "majority" or "agreement"
+    #: moves of the duels played here and replayed so far (M12): bounded per campaign, so
+    #: any accepted link replays within a stated budget (:mod:`.duelrecord`)
+    duel_steps: int = 0
 
     def __post_init__(self) -> None:
         # a saved string becomes its member (ValueError for an unknown phase), so every
