@@ -24,7 +24,8 @@ Choices where the rulings are silent (the rules page and the report repeat them)
   ``apply`` replays with the duel game's engine (winner and seats must be the invasion's;
   :mod:`.duelrecord`). The host may still type ``da``/``dd`` (a game played elsewhere, an
   abandoned duel); the log then says "entered by hand" (M12). A duel record is one log step
-  of at most 2,000 characters (a link's limit per step); a longer duel is entered by hand.
+  of at most 2,000 characters (a link's limit per step), and a campaign replays at most 5,000
+  duel moves in all (``State.duel_steps``); past either, the winner is entered by hand.
 - M4 override: ``k<t>!`` is legal only when no neutral territory qualifies; it then allows
   any neutral territory.
 - M14: with exactly zero eligible territories the gift step is skipped and the log line of
