@@ -256,3 +256,37 @@ def test_duel_moves_per_campaign_are_bounded_so_any_link_replays_quickly():
     assert GAME.state_from_json(GAME.state_to_json(last)) == last
     m.play(Duel(winner, rec))
     assert m.state.duel_steps == 1 and GAME.state_to_json(m.state)["duel_steps"] == 1
+
+
+def test_any_registered_two_player_game_hands_over_the_same_way_to_reign_supreme():
+    """No change for another game: a To Reign Supreme duel (secret battle choices, dealt cards)
+    played to its end by random choices goes back to the campaign and is replayed."""
+    m = campaign()
+    log = list(m.log)
+    k = next(i for i, x in enumerate(log) if x.startswith("r"))
+    reign_slice = sum(n for g, n in m.state.inv.layout if g < 1)  # the first slice of game 1
+    log[k] = f"r{reign_slice} " + log[k].split(" ", 1)[1]
+    m = Match(GAME, m.options, log)
+    setup = duel_setup(m.state)
+    assert setup["game"] == "reign"
+    reign = get_game("reign")
+    duel = Match("reign", setup["options"], rng=Rng(0))
+    duel.resolve_chance()
+    pick = Rng(100)
+    while reign.outcome(duel.state) is None:
+        secret = reign.simultaneous(duel.state)
+        if secret:
+            parts = {}
+            for seat in secret:
+                choices = reign.secret_choices(duel.state, seat)
+                parts[seat] = choices[pick.below(len(choices))]
+            duel.play(reign.join_secret(duel.state, parts))
+        else:
+            acts = reign.legal_actions(duel.state)
+            duel.play(acts[pick.below(len(acts))])
+    winner, rec = duel_from_save(m.state, duel.save().to_json())
+    assert rec.game == "reign" and len(rec.log) == len(duel.log)
+    m.play(Duel(winner, rec))
+    assert m.log[-1].startswith(f"d{winner}:reign:")
+    again = replay(decode_save(encode_save(m.save().to_json())))
+    assert GAME.state_to_json(again.state) == GAME.state_to_json(m.state)
