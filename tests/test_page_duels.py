@@ -85,6 +85,13 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     assert "played here" in words[0] and "replayed and checked" in words[0]
     assert "The duel is over" in text(duel_banner(host, tie["slot"], True, "conquests"))
     assert "hidden" in duel_banner(host, "nosuchslot", True, "conquests").attrs
+    # an undo of the result does not take the same duel again: the host sets it up anew
+    shell.undo()
+    assert shell.session.match.state.phase == "duel"
+    assert page.duel_desk.tie() is None and not page.duel_desk.poll()
+    assert find(panel(shell), "#mg-duel-here")
+    fire(panel(shell), "#mg-duel-here")
+    assert page.duel_desk.tie()["slot"] != tie["slot"]
 
 
 def test_capital_second_duel_is_set_up_by_itself() -> None:

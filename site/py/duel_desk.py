@@ -119,6 +119,7 @@ class DuelDesk:
                 and t.get("step") == len(s.match.log)
                 and t.get("wins") == state.inv.duel_wins
                 and t.get("game") == self.due()
+                and not t.get("taken")
             ):
                 found = {**t, "slot": slot_id}
         return found
@@ -229,9 +230,15 @@ class DuelDesk:
             return False
         inv = s.match.state.inv
         who = s.match.state.player_name(inv.attacker if winner == "a" else inv.defender)
+        t = self.tie()
         if not self.shell.play(Duel(winner, record)):
             return False
-        self.seen = None  # the tie stays: the duel's page still names its campaign
+        self.seen = None
+        if t is not None:  # the tie stays (the duel's page still names its campaign), spent: an
+            ties = load_ties(self.host)  # undo of the result must not take the same duel again
+            if t["slot"] in ties:
+                ties[t["slot"]]["taken"] = True
+                save_ties(self.host, ties)
         self.shell.say(f"{who} won the duel; the campaign has recorded it (the duel is in its log).")
         if self.due() is not None:  # M12: a capital needs a second win of the same game
             self.start(mode)
