@@ -69,7 +69,7 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     seats = dshell.session.seats()
     assert [(x.name, x.colour) for x in seats] == [(ANN["name"], ANN["colour"]), (BOB["name"], BOB["colour"])]
     assert dslot.name == "Duel: Ann vs Bob for T10"
-    banner = duel_banner(host, tie["slot"], False, "conquests")
+    banner = duel_banner(host, dshell.session)
     assert "Duel: Ann vs Bob for T10" in text(banner) and "hidden" not in banner.attrs
     assert find(banner, "#shell-duel-back").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"
     # nothing to take while the duel goes on
@@ -83,8 +83,10 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     assert host.store.open(shell.session.slot_id)["log"] == m.log  # autosaved with the duel in it
     words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
     assert "played here" in words[0] and "replayed and checked" in words[0]
-    assert "The duel is over" in text(duel_banner(host, tie["slot"], True, "conquests"))
-    assert "hidden" in duel_banner(host, "nosuchslot", True, "conquests").attrs
+    dshell.open(Match("conquests", host.store.open(tie["slot"])["options"] | {"position": WHITE_MATES}, ["f4a4"]), dslot)
+    assert "The duel is over" in text(duel_banner(host, dshell.session))
+    dshell.open(Match("conquests", {}), None)
+    assert "hidden" in duel_banner(host, dshell.session).attrs
     # an undo of the result does not take the same duel again: the host sets it up anew
     shell.undo()
     assert shell.session.match.state.phase == "duel"
@@ -191,6 +193,8 @@ def test_by_link_the_link_plays_for_one_side_and_offers_the_link_for_the_other()
     ashell.session.only_seat = 0
     legal = start.game.legal_actions(start.state)
     assert ashell.play(legal[0])
+    assert "It is Bob's move: send Bob the link" in text(duel_banner(ashell.host, ashell.session))
+    assert "This copy plays for Bob. It is Ann's move" in text(duel_banner(bshell.host, bshell.session))
     links = render_all(ashell)["shell-links"]
     assert "Copy the link for Bob" in text(find(links, "#shell-copy-seat"))
     bob_url = find(links, "#shell-copy-seat").attrs["data-copy"]

@@ -320,18 +320,36 @@ class DuelDesk:
         return h("section", *kids, id="mg-duel", cls="mg-duel")
 
 
-def duel_banner(host: Any, slot_id: str | None, finished: bool, game_id: str) -> Node:
-    """On a duel's page: which campaign it is for, and the way back (hidden for other games)."""
-    t = load_ties(host).get(slot_id) if slot_id else None
-    if t is not None and t.get("game") == game_id:
+def duel_banner(host: Any, session: Any) -> Node:
+    """Above a game's board: the campaign a duel is for (and the way back), and who a copy
+    made for one player plays for (``?as=N``) and whose move it is; hidden otherwise."""
+    parts: list[Any] = []
+    game = session.game
+    finished = game.outcome(session.match.state) is not None
+    t = load_ties(host).get(session.slot_id) if session.slot_id else None
+    if t is not None and t.get("game") == game.id:
         back = f"../{t.get('console') or 'metagame/'}"
         if finished:
             words = "The duel is over: the campaign's console takes the result by itself. Switch back to its tab, or "
         else:
             words = f"{t.get('title') or 'A duel'} of a campaign: when it ends, its console takes the result by itself. "
-        return h("div", h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."),
-                 id="shell-duel-inner", cls="shell-duel notice")
-    return h("div", id="shell-duel-inner", hidden=True)
+        parts.append(h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."))
+    me = session.only_seat
+    if me is not None:
+        name = session.seat_name(me)
+        seat = session.acting_seat()
+        if finished:
+            words = f"This copy plays for {name}. The game is over: send its host link (under Links) to the host."
+        elif seat is None or seat == me:
+            words = f"This copy plays for {name}: your move."
+        else:
+            other = session.seat_name(seat)
+            words = (f"This copy plays for {name}. It is {other}'s move: send {other} the link made for them "
+                     "(under Links), then wait for theirs.")
+        parts.append(h("p", words, id="shell-seat-note"))
+    if not parts:
+        return h("div", id="shell-duel-inner", hidden=True)
+    return h("div", *parts, id="shell-duel-inner", cls="shell-duel notice")
 
 
 def wire_duel_desk(runner: Any) -> None:
