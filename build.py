@@ -42,7 +42,30 @@ from conquest.bots import levels as bot_levels  # noqa: E402
 from conquest.catalog import CatalogError, GameFacts, catalog  # noqa: E402
 from conquest.seats import PALETTE, PALETTE_NAMES  # noqa: E402
 
-__all__ = ["BuildError", "build", "content_hash", "load_inputs", "main", "service_worker"]
+__all__ = ["BuildError", "CONTENT_SECURITY_POLICY", "build", "content_hash", "load_inputs", "main", "service_worker"]
+
+#: Every page's Content-Security-Policy, as a ``<meta http-equiv>`` (GitHub Pages sends no
+#: headers). Why each part (issue 10, item 7): scripts only from the site itself, none inline
+#: (page scripts are files); ``'wasm-unsafe-eval'`` is what Pyodide needs to compile its
+#: WebAssembly, and nothing more: the pages boot and play without ``'unsafe-eval'``
+#: (tests/browser/test_csp.py watches for ``securitypolicyviolation``). Workers and fetches
+#: stay on the origin (the snapshot worker, the runtime files); ``blob:`` is needed for the
+#: downloads the pages make (files, offline copies) and images the pages draw. Styles may be
+#: inline (the map and chart set ``style`` attributes): they cannot run code.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+    ]
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -268,6 +291,7 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 mpy_config=json.dumps({"plugins": runtime.PYSCRIPT_PLUGINS_OFF}),
                 asset_version=asset_version,
                 site_data_id=SITE_DATA_ID,
+                csp=CONTENT_SECURITY_POLICY,
                 site_data_json=site_data,
                 **page.context,
             )

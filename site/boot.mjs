@@ -91,10 +91,24 @@ export function preboot() {
   return booting;
 }
 
+// PyScript compiles its worker hooks with Function() on every page, workers or not: an eval
+// the site's Content-Security-Policy forbids (build.CONTENT_SECURITY_POLICY, no
+// 'unsafe-eval'). The pages use no PyScript workers, so those hooks are emptied here, before
+// PyScript gets its interpreter and reads them; the main thread's hooks are untouched.
+async function noWorkerHooks() {
+  if (!globalThis.document) return;
+  try {
+    const { hooks } = await import(new URL("../pyscript/core.js", import.meta.url).href);
+    for (const set of Object.values(hooks.worker)) set.clear();
+  } catch (err) {
+    console.warn("PyScript worker hooks left as they are:", err && err.message);
+  }
+}
+
 export async function loadPyodide(options = {}) {
   const { stdout, stderr, ...rest } = options;
   if (!booting) booting = boot({ ...rest, indexURL: rest.indexURL || new URL("./", import.meta.url).href });
-  const py = await booting;
+  const [py] = await Promise.all([booting, noWorkerHooks()]);
   if (stdout) py.setStdout({ batched: stdout });
   if (stderr) py.setStderr({ batched: stderr });
   return py;
