@@ -29,7 +29,7 @@ from tools.browser import launch_chromium  # noqa: E402
 from tools.serve import serve_in_thread  # noqa: E402
 
 GAMES = ["metagame", "world", "reign", "campaign", "conquests"]
-NOT_STARTING = "document.documentElement.dataset.engine !== 'starting'"
+NOT_STARTING = "() => document.documentElement.dataset.engine !== 'starting'"
 MARKS = """() => {
     const at = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? m.startTime : null; };
     return {ready: at("engine-ready"), start: at("python-load-start"), end: at("python-load-end")};

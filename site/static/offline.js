@@ -111,6 +111,13 @@ async function standalone(root) {
   meta.name = "generator";
   meta.content = "Conquest offline copy";
   doc.head.prepend(meta);
+  // the copy's own policy, before any script: its one inline script (by hash), modules from
+  // blob: URLs, and no network at all (connect-src reaches only blob: and data:)
+  doc.querySelectorAll('meta[http-equiv="Content-Security-Policy" i]').forEach((n) => n.remove());
+  const csp = doc.createElement("meta");
+  csp.httpEquiv = "Content-Security-Policy";
+  csp.content = await copyPolicy(boot);
+  doc.head.prepend(csp);
   const charset = doc.querySelector("meta[charset]");
   if (charset) doc.head.prepend(charset);  // within the first bytes, as browsers expect
   const moduleParts = [];
@@ -122,6 +129,24 @@ async function standalone(root) {
   const text = "<!doctype html>\n" + doc.documentElement.outerHTML;
   const cut = text.lastIndexOf("</body>");
   return { before: text.slice(0, cut), after: text.slice(cut), moduleParts };
+}
+
+async function copyPolicy(boot) {
+  let inline = "'unsafe-inline'";  // only where the browser cannot hash (no crypto.subtle)
+  if (globalThis.crypto && crypto.subtle) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(boot)));
+    inline = `'sha256-${toBase64(digest)}'`;
+  }
+  return [
+    "default-src 'none'",
+    `script-src ${inline} blob: 'wasm-unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    "img-src data: blob:",
+    "connect-src blob: data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
 }
 
 /** Make the copy and hand it to the browser as a download; resolves to its size in bytes. */

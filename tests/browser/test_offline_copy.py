@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from offline import FILE_PREFIX
 
 from tests.browser.conftest import ENGINE_TIMEOUT_MS
@@ -65,7 +64,7 @@ class Disk:
             page.on("pageerror", lambda e: self.errors.append(str(e)))
             page.on("request", lambda r: None if r.url.startswith(("file:", "blob:", "data:")) else self.requests.append(r.url))
         page.goto(path.as_uri())
-        page.wait_for_function("document.documentElement.dataset.engine !== 'starting'", timeout=ENGINE_TIMEOUT_MS)
+        page.wait_for_function("() => document.documentElement.dataset.engine !== 'starting'", timeout=ENGINE_TIMEOUT_MS)
         assert page.evaluate("document.documentElement.dataset.engine") == "ready", self.errors
         return page
 
@@ -138,20 +137,27 @@ def test_world_copy_plays_on_from_disk_and_saves_itself(open_page, browser, tmp_
         fresh.close()
 
 
-@pytest.mark.parametrize("game", ["metagame", "reign", "campaign", "conquests"])
-def test_every_game_page_makes_a_copy_that_boots_from_disk(open_page, browser, tmp_path: Path, game: str) -> None:  # noqa: ANN001
-    w = open_page(f"play/{game}/")
-    page = w.page
-    page.click("#shell-start")
-    page.wait_for_selector("#shell-game:not([hidden])")
-    state = download_copy(page, tmp_path / f"{game}.html")
-    assert state["game"] == game and state["module"] == f"play_{game}"
-    w.assert_clean()
+def test_every_other_game_page_makes_a_copy_that_boots_from_disk(open_page, browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """One site tab and one offline profile for the four, so the site boots warm after the
+    first page (the suite's time goes to what is tested: each copy booting from disk)."""
+    w = open_page("play/metagame/")
     disk = Disk(browser)
     try:
-        copy = disk.open(tmp_path / f"{game}.html")
-        assert copy.locator("#shell-game").is_visible()
-        assert step_no(copy) >= len(state["save"]["log"])
+        for game in ("metagame", "reign", "campaign", "conquests"):
+            if game != "metagame":
+                w.page.goto(w.base_url + f"play/{game}/")
+                w.wait_engine()
+            w.page.click("#shell-start")
+            w.page.wait_for_selector("#shell-game:not([hidden])")
+            path = tmp_path / f"{game}.html"
+            state = download_copy(w.page, path)
+            assert state["game"] == game and state["module"] == f"play_{game}"
+            copy = disk.open(path)
+            assert copy.locator("#shell-game").is_visible(), game
+            assert step_no(copy) >= len(state["save"]["log"]), game
+            copy.close()
+        w.forgive_navigation_aborts()
+        w.assert_clean()
         disk.assert_clean()
     finally:
         disk.close()
