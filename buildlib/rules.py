@@ -34,6 +34,11 @@ def markdown_to_html(text: str, source: Path, replacements: dict[str, Callable[[
             chunk.append(line)
     out.append(md.render("\n".join(chunk)))
     body = "".join(out)
+    # the rules texts' own tables scroll sideways inside the page on a phone, as the data
+    # tables do, instead of widening the page (issue 9 item 14)
+    body = body.replace("<table>", '<div class="table-scroll"><table class="data">').replace(
+        "</table>\n", "</table></div>\n"
+    )
     # the page's <h1> comes from the markdown; demote nothing, but mark reconstructed parts
     body = body.replace("<blockquote>\n<p><strong>Reconstructed:</strong>", '<blockquote class="reconstructed">\n<p><strong>Reconstructed:</strong>')
     return body

@@ -150,6 +150,17 @@ class Slot:
         return slot if ok else None
 
 
+def link_name(name: str, now: float) -> str:
+    """The name of a game stored from a link: its own name and when it was opened, so two
+    copies of one game (a host link opened twice) differ by more than their step counts
+    (issue 9 item 14). ``now``: milliseconds since the epoch; the browser's local time."""
+    import time
+
+    if now <= 0:
+        return name
+    return f"{name}, opened {time.strftime('%Y-%m-%d %H:%M', time.localtime(now / 1000))}"
+
+
 def clean_name(name: Any) -> str:
     """Names are data shown as text; still, drop what cannot be shown (control characters,
     lone surrogates: one of those once stopped a page from starting) and trim the length."""

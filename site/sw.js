@@ -36,11 +36,25 @@ self.addEventListener("fetch", (event) => {
       if (res.ok && res.type === "basic") cache.put(req, res.clone());
       return res;
     } catch (err) {
-      if (req.mode === "navigate") {
-        const index = await cache.match(new URL("./", self.registration.scope).href);
-        if (index) return index;
-      }
+      if (req.mode === "navigate") return notFound(url);
       throw err;
     }
   })());
 });
+
+// An address that is not part of the site, opened offline: a styled "not found" page from
+// the cached style sheet (a <base> at the site's root makes its links work at any depth),
+// with the address shown as text, never as markup (issue 9 item 14).
+function notFound(url) {
+  const esc = (t) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<base href="${esc(self.registration.scope)}"><title>Page not found · Conquest</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="static/style.css"></head>
+<body><header class="site-header"><a class="brand" href="./"><img src="favicon.svg" alt="" width="28" height="28"> Conquest</a></header>
+<main id="main"><h1>Page not found</h1>
+<p>There is no page at this address in Conquest (you are offline, so only the site's own pages can open):</p>
+<p><code class="url" id="not-found-url">${esc(url.pathname + url.search)}</code></p>
+<p><a class="button" href="./">Go to the games</a></p></main></body></html>`;
+  return new Response(html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}

@@ -462,7 +462,12 @@ def test_game_over_is_shown_and_nothing_more_is_asked() -> None:
     fire(side(shell), "#cq-typed", "submit", fields={"move": "f4a4"})
     t = trees(shell)
     assert text(find(t["cq-side"], "#cq-result")) == "White wins."
-    assert "C5" in text(find(t["cq-side"], "#cq-status"))
+    status = text(find(t["cq-side"], "#cq-status"))
+    assert "in Danger with no escape." in status and status.count("White wins") == 1  # said once (issue 9)
+    assert "C5" not in status
+    shell.show_codes = True  # the ruling's code for hosts who show codes
+    assert "C5: " in text(find(trees(shell)["cq-side"], "#cq-status"))
+    shell.show_codes = False
     assert text(t["shell-bar"]).endswith("Game over: White wins.Undo")
     press(shell, "f1")
     assert page.selected is None and find_all(trees(shell)["cq-marks"], ".dot") == []

@@ -914,7 +914,8 @@ class ConquestsPage(GamePage):
         if out is not None:  # the reason names the winner or the draw, and the ruling
             winners = out.get("winners") or []
             result = f"{COLOURS[winners[0]]} wins." if len(winners) == 1 else "Draw."
-            kids += [h("span", "Game over: "), h("strong", result, id="cq-result"), " ", h("span", out["reason"])]
+            kids += [h("span", "Game over: "), h("strong", result, id="cq-result"), " ",
+                     h("span", self.end_reason(out["reason"], winners))]
         else:
             side = state.to_move
             level = self.bot_level(side)
@@ -1109,6 +1110,17 @@ class ConquestsPage(GamePage):
                    "for anyone to play on from it.", cls="muted"),
             id="cq-position-inner", cls="cq-links",
         )
+
+    def end_reason(self, reason: str, winners: list[int]) -> str:
+        """The engine's reason without what the status already says: the winner ("Black
+        wins" once, not twice) and, unless codes are shown, the rule code in front."""
+        if len(winners) == 1:
+            tail = f": {COLOURS[winners[0]]} wins"
+            reason = reason[: -len(tail)] if reason.endswith(tail) else reason
+        code, sep, rest = reason.partition(": ")
+        if sep and not self.shell.show_codes and code[:1] == "C" and code[1:].isdigit():
+            reason = rest
+        return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
     def prompt(self, view: Mapping[str, Any]) -> str:
         s = self.shell.session

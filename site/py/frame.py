@@ -22,7 +22,7 @@ from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import
 from conquest.core import ConquestError, GameError, get_game
 from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
-from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError
+from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError, link_name
 
 document = js.document
 _proxies: list[Any] = []  # event handlers must outlive the call that made them
@@ -263,7 +263,7 @@ def open_incoming(
     store's own words."""
     match = check_save(save)
     try:
-        slot, created = store().add_from_link(save, mode, slot_name(save, mode), now())
+        slot, created = store().add_from_link(save, mode, link_name(slot_name(save, mode), now()), now())
     except StorageError as exc:
         show_error(full_message if full_message and exc.code == "full" else str(exc))
         return None, match

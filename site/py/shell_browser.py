@@ -28,7 +28,7 @@ from ui import Event, Node
 
 from conquest.core import get_game
 from conquest.savecode import SaveCodeError, parse_fragment
-from conquest.store import SLOT_PREFIX, SlotStore, StorageError
+from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
 #: a bot thinks in slices this long, so a click elsewhere is answered at once
@@ -217,7 +217,8 @@ class Runner:
             return False
         slot = None
         try:
-            slot, created = self.host.store.add_from_link(save, mode, self.shell.slot_name(save, mode), self.host.now())
+            name = link_name(self.shell.slot_name(save, mode), self.host.now())
+            slot, created = self.host.store.add_from_link(save, mode, name, self.host.now())
             if not created:
                 self.shell.say(f"This game is already in your saved games as “{slot.name}”; opened it.")
             # the fragment leaves the address only once the game is safely stored

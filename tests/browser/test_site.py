@@ -108,10 +108,17 @@ def test_saved_games_import_rename_export_delete(open_page, tmp_path: Path) -> N
     rows = w.page.locator("#slot-list tbody tr")
     rows.first.wait_for()
     assert rows.count() == 1 and "my game" in rows.first.inner_text()
-    # rename through the prompt
-    w.answers.append("Renamed campaign")
+    # rename in place, a small form rather than the browser's prompt (issue 9 item 14)
     w.page.get_by_role("button", name="Rename").first.click()
+    field = w.page.locator("#slot-list .rename-form input")
+    assert field.evaluate("e => e === document.activeElement") and "my game" in field.input_value()
+    field.press("Escape")  # cancels
+    assert "my game" in rows.first.inner_text() and w.page.locator(".rename-form").count() == 0
+    w.page.get_by_role("button", name="Rename").first.click()
+    field.fill("Renamed campaign")
+    field.press("Enter")
     w.page.wait_for_function("document.querySelector('#slot-list tbody tr').innerText.includes('Renamed')")
+    assert w.page.evaluate("document.activeElement.textContent") == "Rename"  # the focus comes back
     with w.page.expect_download() as dl:
         w.page.get_by_role("button", name="Export").first.click()
     exported = json.loads(Path(dl.value.path()).read_text())

@@ -102,12 +102,45 @@ def export_raw(slot_id: str) -> None:
 
 
 def rename(slot_id: str) -> None:
+    """Rename in place: the name's cell becomes a small form (Enter saves, Escape cancels),
+    not the browser's prompt() (issue 9 item 14)."""
     slot = frame.store().get(slot_id)
-    name = frame.js.window.prompt("New name for this game:", slot.name)
-    if frame.nullish(name):
+    row = document.querySelector(f"tr[data-slot='{slot_id}']")
+    if frame.nullish(row):
         return
-    frame.store().rename(slot_id, str(name))
-    render()
+    cell = row.querySelector("td")
+    form = el("form", cls="rename-form", id=f"rename-{slot_id}")
+    field = el("input", type="text", name="name", maxlength="80", aria_label=f"New name for {slot.name}",
+               id=f"rename-{slot_id}-name")
+    field.value = slot.name
+    save_b = el("button", "Save", type="submit", cls="small")
+    cancel_b = el("button", "Cancel", type="button", cls="small secondary")
+    append(form, field, save_b, cancel_b)
+    clear(cell)
+    append(cell, form)
+
+    def done(ev) -> None:
+        ev.preventDefault()
+        frame.store().rename(slot_id, str(field.value))
+        render()
+        focus_actions(slot_id)
+
+    def cancel(ev=None) -> None:
+        render()
+        focus_actions(slot_id)
+
+    on(form, "submit", done)
+    on(cancel_b, "click", cancel)
+    on(field, "keydown", lambda ev: cancel() if str(ev.key) == "Escape" else None)
+    field.focus()
+    field.select()
+
+
+def focus_actions(slot_id: str) -> None:
+    """After a rename, the keyboard focus goes back to that game's Rename button."""
+    b = document.querySelector(f"tr[data-slot='{slot_id}'] td.actions button")
+    if not frame.nullish(b):
+        b.focus()
 
 
 def export(slot_id: str) -> None:
