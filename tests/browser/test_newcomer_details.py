@@ -4,6 +4,9 @@ unknown address opened offline. One page, several checks per load (the suite sta
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from tests.browser.conftest import watch
 
 #: every word of the credits table's cells (the long addresses aside) on one line
@@ -54,7 +57,7 @@ def test_phone_tables_credits_and_the_offline_not_found_page(context, base_url: 
         assert "no-such-game" in page.inner_text("#not-found-url") and page.locator("main b").count() == 0
         header = page.evaluate("getComputedStyle(document.querySelector('.site-header')).backgroundColor")
         assert header not in ("rgba(0, 0, 0, 0)", "transparent")  # the site's style sheet applies
-        page.screenshot(path="/tmp/conquest-not-found-1280.png")
+        page.screenshot(path=str(Path(tempfile.gettempdir()) / "conquest-not-found-1280.png"))
         page.click("text=Go to the games")
         w.wait_engine()
         assert page.url.rstrip("/") == base_url.rstrip("/") and page.locator("main").inner_text().strip()
