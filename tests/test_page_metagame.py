@@ -313,6 +313,7 @@ def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> No
     page.spin()
     side = render_all(shell)["mg-side"]
     assert "spinning" in text(find(side, "#mg-result"))
+    assert not [b for b in find_all(side, "button") if text(b).endswith(") won")]  # not before it stops
     host.run_timers()
     side = render_all(shell)["mg-side"]
     drawn = s.match.state.inv.spins[-1]
@@ -326,6 +327,8 @@ def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> No
         shell.play("x")  # keep
     while s.match.state.phase in ("respin_a", "respin_d"):
         shell.play("x")
+    winners = find_all(find(render_all(shell)["mg-side"], "#mg-result"), "button")  # beside the result
+    assert [b.attrs["id"] for b in winners] == ["mg-won-a", "mg-won-d"]
     shell.play("dd")  # the defender wins: she earns a block token, and the log says so
     line = shell.log_lines(len(s.match.log) - 1, len(s.match.log))[-1]
     assert "Bob earns a block token" in str(line), line

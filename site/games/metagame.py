@@ -677,18 +677,26 @@ class MetagamePage(GamePage):
                     self.button("Keep the result", Respin(None), True, id="mg-keep"),
                     h("span", "or pick a highlighted territory to spend it and re-spin (M11)", cls="muted"),
                 ]
-            elif ph == "duel":
-                a = view["players"][inv["attacker"]]["name"]
-                d = view["players"][inv["defender"]]["name"]
-                if inv["needed_wins"] == 2:
-                    nth = "second" if inv["duel_wins"] else "first"
-                    kids.append(h("p", f"Capital: {a} must win twice. Result of the {nth} game:", cls="mg-msg"))
-                wait = self.spinning()
-                kids += [
-                    self.button(f"{a} (attacker) won", Duel("a"), disabled=wait, id="mg-won-a"),
-                    self.button(f"{d} (defender) won", Duel("d"), disabled=wait, id="mg-won-d"),
-                ]
+            # the duel's winner buttons are in the result box beside the wheel (render_result)
         return h("div", *kids, id="mg-actions", cls="mg-actions")
+
+    def winner_buttons(self, view: Mapping[str, Any]) -> list[Node]:
+        """The duel's result: shown once the wheel has stopped, beside the drawn game."""
+        s = self.shell.session
+        inv = view["invasion"]
+        if s is None or s.locked() or view["phase"] != "duel" or view["outcome"] is not None or self.spinning():
+            return []
+        a = view["players"][inv["attacker"]]["name"]
+        d = view["players"][inv["defender"]]["name"]
+        kids: list[Node] = []
+        if inv["needed_wins"] == 2:
+            nth = "second" if inv["duel_wins"] else "first"
+            kids.append(h("p", f"Capital: {a} must win twice. Result of the {nth} game:", cls="mg-msg"))
+        kids.append(h("div",
+                      self.button(f"{a} (attacker) won", Duel("a"), id="mg-won-a"),
+                      self.button(f"{d} (defender) won", Duel("d"), id="mg-won-d"),
+                      cls="mg-actions mg-result-actions"))
+        return kids
 
     def render_choose(self, state: Any, view: Mapping[str, Any]) -> Node:
         """The choices as a list too: for the keyboard, screen readers and small screens."""
@@ -855,25 +863,29 @@ class MetagamePage(GamePage):
 
     def render_result(self, view: Mapping[str, Any]) -> Node:
         """The drawn game, large beside the wheel (and in the audience tab), announced once
-        the wheel stops; "spinning" while it turns."""
+        the wheel stops ("spinning" while it turns); the duel's winner buttons below it."""
         inv = view["invasion"]
         spins = inv["spins"] if inv else []
         if not spins:
-            return h("div", id="mg-result", cls="mg-result", role="status", hidden=True)
+            return h("div", h("div", id="mg-result-text", role="status"), id="mg-result", cls="mg-result",
+                     hidden=True)
         if self.spinning():
-            return h("div", h("strong", "The wheel is spinning…"), id="mg-result", cls="mg-result is-spinning",
-                     role="status")
+            return h("div", h("div", h("strong", "The wheel is spinning…"), id="mg-result-text", role="status"),
+                     id="mg-result", cls="mg-result is-spinning")
         sp = spins[-1]
         titles = {g["index"]: g.get("title") or g["name"] for g in view["games"]}
         pl = view["players"]
         again = " (after a re-spin)" if len(spins) > 1 else ""
         return h(
             "div",
-            h("span", f"The wheel drew{again}", cls="mg-result-label"),
-            h("strong", titles.get(sp["game"], sp["name"]), cls="mg-result-game"),
-            h("span", f"{pl[inv['attacker']]['name']} and {pl[inv['defender']]['name']} play it · "
-                      f"slice {sp['slice'] + 1} of {inv['numbers']['X']}", cls="mg-result-label"),
-            id="mg-result", cls="mg-result", role="status",
+            h("div",
+              h("span", f"The wheel drew{again}", cls="mg-result-label"),
+              h("strong", titles.get(sp["game"], sp["name"]), cls="mg-result-game"),
+              h("span", f"{pl[inv['attacker']]['name']} and {pl[inv['defender']]['name']} play it · "
+                        f"slice {sp['slice'] + 1} of {inv['numbers']['X']}", cls="mg-result-label"),
+              id="mg-result-text", role="status"),
+            *self.winner_buttons(view),
+            id="mg-result", cls="mg-result",
         )
 
     def render_players(self, view: Mapping[str, Any]) -> Node:
