@@ -292,6 +292,7 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 asset_version=asset_version,
                 site_data_id=SITE_DATA_ID,
                 csp=CONTENT_SECURITY_POLICY,
+                theme_colour=THEME_COLOUR,
                 site_data_json=site_data,
                 **page.context,
             )
@@ -300,6 +301,56 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
             raise BuildError(Path(where), f"{type(exc).__name__}: {exc}") from None
         out[page.path] = text.encode("utf-8")
     return out
+
+
+#: the installed app's name and colours (the header's and the page's, site/static/style.css)
+APP_NAME = "Conquest"
+THEME_COLOUR = "#1f4e79"
+BACKGROUND_COLOUR = "#fbfaf7"
+
+
+def app_files(inp: Inputs) -> dict[str, bytes]:
+    """The web app manifest and its icons (issue 10, item 8), so the site installs as an app.
+
+    Icons come from the site's own SVG (favicon.svg): as it is for ``any`` purpose, and set
+    inside a full-bleed square with the safe margin for ``maskable`` (launchers crop those
+    to circles or rounded squares). SVG icons declare ``sizes: any``. The shortcuts open
+    each game's play page; names and the description come from the catalog.
+    """
+    icon = (SITE_SRC / "favicon.svg").read_text(encoding="utf-8")
+    if not icon.startswith("<svg "):
+        raise BuildError(SITE_SRC / "favicon.svg", "must start with '<svg '")
+    # the maskable icon's safe zone is the central 80%: the logo fills 70% of the square
+    maskable = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        f'<rect width="100" height="100" fill="{THEME_COLOUR}"/>'
+        + icon.replace("<svg ", '<svg x="15" y="15" width="70" height="70" ', 1)
+        + "</svg>"
+    )
+    titles = [f.title for f in inp.facts.values()]
+    manifest = {
+        "name": APP_NAME,
+        "short_name": APP_NAME,
+        "description": f"Conquest games to play with friends in the browser ({', '.join(titles)}): "
+        "no install, even offline.",
+        "start_url": "./",
+        "scope": "./",
+        "id": "./",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": "favicon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+            {"src": "icon-maskable.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "maskable"},
+        ],
+        "shortcuts": [
+            {"name": inp.facts[gid].title, "url": f"play/{gid}/"} for gid in inp.playable()
+        ],
+    }
+    return {
+        "manifest.webmanifest": json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8"),
+        "icon-maskable.svg": maskable.encode("utf-8"),
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -329,6 +380,7 @@ def build(out_dir: Path) -> dict[str, bytes]:
     files = runtime.runtime_files()
     files.update(runtime.static_files())
     files["favicon.svg"] = (SITE_SRC / "favicon.svg").read_bytes()
+    files.update(app_files(inp))
     files[".nojekyll"] = b""
 
     # the version covers everything but the pages, which embed it
