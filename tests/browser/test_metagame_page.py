@@ -443,6 +443,12 @@ def test_keyboard_invasion_within_40_keys(open_page) -> None:
     result = page.locator("#mg-result .mg-result-game")
     assert result.is_visible() and result.inner_text() in page.inner_text(".mg-drawn")
     assert float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 28  # large
+    # every label on the wheel reads upright where it came to rest (its angle on screen)
+    angles = page.evaluate(
+        "[...document.querySelectorAll('#mg-spinner text')].map(t => { const m = t.getScreenCTM();"
+        " return Math.atan2(m.b, m.a) * 180 / Math.PI; })"
+    )
+    assert angles and all(abs(a) <= 90.5 for a in angles), angles
     page.screenshot(path=str(SHOTS / "metagame-result-360.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
     while "re-spin" in prompt(page):
