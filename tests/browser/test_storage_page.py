@@ -193,3 +193,42 @@ def test_landing_page_with_full_storage_keeps_the_link(context, base_url: str) -
     page.evaluate("localStorage.clear()")
     w.forgive_navigation_aborts()
     w.assert_clean()
+
+
+FILL = """() => { const chunk = 'x'.repeat(100000); let i = 0;
+    try { for (;;) localStorage.setItem('fill' + (i++), chunk); } catch (e) {}
+    try { for (;;) localStorage.setItem('small' + (i++), 'x'.repeat(100)); } catch (e) {} }"""
+
+
+def test_game_page_with_full_storage_keeps_every_step_in_the_address(context, base_url: str) -> None:
+    """Before: the warning went at the next step and a reload lost the steps since the link."""
+    from conquest.savecode import parse_fragment
+
+    page = context.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/metagame/")
+    w.wait_engine()
+    page.evaluate(FILL)
+    page.goto(base_url + "play/metagame/#" + make_fragment(campaign().save().to_json(), "h"))
+    w.wait_engine()
+    assert "storage is full" in page.inner_text("#shell-toast")
+    page.click("#shell-undo")  # a step played with storage full
+    page.wait_for_function("document.querySelector('.shell-stepno').textContent.startsWith('Step 2')")
+    toast = page.inner_text("#shell-toast")
+    assert "storage is full" in toast and "kept in the address bar" in toast  # it stands
+    _, save = parse_fragment(page.evaluate("location.hash"))
+    assert len(save["log"]) == 2  # the address holds the game as it is now
+    shot(page, "full-storage-game-page")
+    page.reload()
+    w.wait_engine()
+    assert page.inner_text(".shell-stepno").startswith("Step 2")  # a reload keeps the step
+    # room is made: the next step stores it, and the game leaves the address
+    page.evaluate("() => { for (const k of Object.keys(localStorage)) if (k.startsWith('fill')) localStorage.removeItem(k); }")
+    page.click("#shell-undo")
+    page.wait_for_function("location.search.includes('slot=') && !location.hash")
+    assert "Saved in this browser now" in page.inner_text("#shell-toast")
+    slot = page.evaluate("new URLSearchParams(location.search).get('slot')")
+    assert len(json.loads(page.evaluate(f"localStorage.getItem('conquest:slot:{slot}')"))["log"]) == 1
+    page.evaluate("localStorage.clear()")
+    w.forgive_navigation_aborts()
+    w.assert_clean()
