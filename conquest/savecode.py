@@ -53,6 +53,7 @@ __all__ = [
     "check_text",
     "MAX_LOG_ENTRIES",
     "SLOT_KEY",
+    "check_slot_record",
 ]
 
 CODE_PREFIX = "c1."
@@ -280,11 +281,11 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     if undone:
         out["undone"] = undone
     if SLOT_KEY in obj:
-        out[SLOT_KEY] = _check_slot_record(obj[SLOT_KEY], what)
+        out[SLOT_KEY] = check_slot_record(obj[SLOT_KEY], what)
     return out
 
 
-def _check_slot_record(rec: Any, what: str) -> dict[str, Any]:
+def check_slot_record(rec: Any, what: str) -> dict[str, Any]:
     """The ``slot`` record: name (text), created/updated (ms since the epoch), mode, rev."""
     if not isinstance(rec, Mapping):
         raise SaveCodeError("schema", f"The {what}'s slot record is not an object.")

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
 from conquest.core import ConquestError
-from conquest.savecode import SLOT_KEY, SaveCodeError, parse_save_json, validate_save
+from conquest.savecode import SLOT_KEY, SaveCodeError, check_slot_record, parse_save_json, validate_save
 
 __all__ = ["StorageError", "Backend", "MemoryBackend", "Slot", "SlotStore", "CONFLICT_MESSAGE"]
 
@@ -322,14 +322,15 @@ class SlotStore:
                     raise StorageError("mismatch", "Refused to save one game over another.")
                 if slot.mode == "view":
                     raise StorageError("read-only", "This is a read-only copy; it is not changed.")
-                try:
-                    stored, rec = self.read(slot_id)
-                except StorageError:
-                    stored, rec = None, None  # nothing readable to lose: write the game back
+                rec = self._peek_record(slot_id)
                 stored_rev = rec["rev"] if rec is not None else slot.rev
                 if rec is not None:  # a rename elsewhere is kept; the record in the save wins
                     slot = replace(slot, name=clean_name(rec["name"]), created=rec["created"])
                 if rev is not None and stored_rev != rev:
+                    try:
+                        stored = self.read(slot_id)[0]
+                    except StorageError:
+                        stored = None
                     if stored == save:
                         return replace(slot, rev=stored_rev)
                     raise StorageError("conflict", CONFLICT_MESSAGE)
@@ -339,6 +340,20 @@ class SlotStore:
                 self._write_index(slots)
                 return new
         raise StorageError("missing", "That saved game is no longer in this browser.")
+
+    def _peek_record(self, slot_id: str) -> dict[str, Any] | None:
+        """The slot record of a stored save, read without checking the whole game (every
+        autosave reads it: the revision must be current, the log need not be re-checked)."""
+        raw = self.backend.get(SLOT_PREFIX + slot_id)
+        if raw is None:
+            return None
+        try:
+            obj = json.loads(raw)
+            if isinstance(obj, dict) and SLOT_KEY in obj:
+                return check_slot_record(obj[SLOT_KEY], "saved game")
+        except (ValueError, RecursionError, SaveCodeError):
+            pass
+        return None
 
     def rename(self, slot_id: str, name: str) -> Slot:
         """A new name, in the index and in the save's own record (its revision stays: the game
