@@ -11,7 +11,6 @@ after turn until holding the world.
 """
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from conquest.games.world import GAME
@@ -141,7 +140,6 @@ def play_attack_turn(page: Any, me: str, counts: dict[str, int], step: str) -> t
 
 
 def test_a_game_with_one_person_and_two_bots(open_page) -> None:
-    started = time.monotonic()
     w = open_page("play/world/")
     page = w.page
     assert page.locator("#wc-map .territory").count() == 42  # the map is in the HTML
@@ -207,4 +205,3 @@ def test_a_game_with_one_person_and_two_bots(open_page) -> None:
     assert page.locator("#shell-chart svg.shell-chart").count() == 3
     w.forgive_navigation_aborts()  # the first game's page was left for the link mid-load
     w.assert_clean()
-    assert time.monotonic() - started < 90, "the game took too long"
