@@ -4,8 +4,9 @@ opened as ``file://`` in a browser with the network cut, and the game played on.
 World Conquest in full: the person places troops on the site, downloads the copy, opens it
 with every request that is not ``file:`` aborted (and the context offline), plays on,
 reopens the file (the moves kept by this browser, under the copies' own storage prefix),
-and writes the file again with "Save to file", which a fresh browser profile opens at the
-new step. The other games: each page's copy is made and boots its engine from disk at the
+and writes the file again with "Save to file", which a fresh browser profile that keeps
+nothing for ``file://`` pages opens at the new step, telling the person that only "Save to
+file" keeps the moves there. The other games: each page's copy is made and boots its engine from disk at the
 game's step (their page Python runs under plain Pyodide there, not PyScript).
 """
 from __future__ import annotations
@@ -21,6 +22,9 @@ from tests.browser.conftest import ENGINE_TIMEOUT_MS
 from tests.browser.test_world_page import wait_act
 
 STATE = re.compile(r'<script type="application/json" id="offline-copy">(.*?)</script>', re.S)
+NO_STORAGE = """Object.defineProperty(window, "localStorage", {
+    get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+});"""
 #: the runtime (Pyodide's wasm, its trimmed standard library), engine and page, gzipped
 MAX_BYTES = 12_000_000
 
@@ -47,11 +51,13 @@ class Disk:
     """A browser context with no network: only ``file:`` is let through; anything else
     (http, https, ws) is aborted and recorded, and so are console and page errors."""
 
-    def __init__(self, browser: Any) -> None:
+    def __init__(self, browser: Any, storage: bool = True) -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 900}, offline=True)
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.context.route(lambda url: not url.startswith("file:"), self.refuse)
+        if not storage:  # as in browsers that keep nothing for file:// pages
+            self.context.add_init_script(NO_STORAGE)
 
     def refuse(self, route: Any) -> None:
         self.requests.append(route.request.url)
@@ -127,11 +133,17 @@ def test_world_copy_plays_on_from_disk_and_saves_itself(open_page, browser, tmp_
     finally:
         disk.close()
 
-    fresh = Disk(browser)  # another profile: nothing kept, the file alone holds the game
+    # another profile, one that keeps nothing for file:// pages: the file alone holds the
+    # game, and the person is told that only "Save to file" keeps the moves
+    fresh = Disk(browser, storage=False)
     try:
         again = fresh.open(second)
         assert step_no(again) == later
-        assert "?slot=" in again.url
+        assert "Save to file" in again.inner_text("#notice-banner")
+        act, step = wait_act(again, None)
+        again.click("#wc-choose-go")  # still plays, in the page's memory
+        wait_act(again, step)
+        assert step_no(again) > later
         fresh.assert_clean()
     finally:
         fresh.close()
