@@ -11,7 +11,6 @@ text) and a good one, which is then removed again.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from tests.browser.conftest import click_territory as click_on_map
@@ -46,7 +45,6 @@ def click_territory(page, t: int) -> None:
 
 
 def test_a_whole_game_with_one_person_and_two_bots(open_page, tmp_path: Path) -> None:
-    started = time.monotonic()
     w = open_page("play/campaign/")
     page = w.page
     assert page.locator("#cp-map .territory").count() == 15  # the map is in the HTML
@@ -121,4 +119,3 @@ def test_a_whole_game_with_one_person_and_two_bots(open_page, tmp_path: Path) ->
     assert page.locator("img[src=x]").count() == 0 and HOSTILE in page.inner_text("#cp-score")
     assert page.locator("#shell-log li").count() > 20
     w.assert_clean()
-    assert time.monotonic() - started < 120, "the game took too long"

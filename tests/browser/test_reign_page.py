@@ -7,8 +7,6 @@ screens between two people, and the reveal, with no console error.
 """
 from __future__ import annotations
 
-import time
-
 from conquest.games.reign import GAME
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
@@ -34,7 +32,6 @@ def wait_acting(page, last: str | None) -> tuple[str, str]:  # noqa: ANN001
 
 
 def test_a_whole_game_against_the_bot(open_page) -> None:  # noqa: ANN001
-    started = time.monotonic()
     w = open_page("play/reign/")
     page = w.page
     page.fill("#seat-name-0", "Ann")
@@ -78,11 +75,9 @@ def test_a_whole_game_against_the_bot(open_page) -> None:  # noqa: ANN001
     assert battles >= 1 and page.locator("#shell-log li").count() > 5
     assert page.locator("#rg-board .rg-card").count() == 6
     w.assert_clean()
-    assert time.monotonic() - started < 90
 
 
 def test_a_hot_seat_battle_through_the_pass_the_device_screens(open_page) -> None:  # noqa: ANN001
-    started = time.monotonic()
     save = Match(GAME, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, TO_BATTLE, rng=Rng(1)).save().to_json()
     w = open_page("play/reign/#" + make_fragment(save, "h"))
     page = w.page
@@ -118,4 +113,3 @@ def test_a_hot_seat_battle_through_the_pass_the_device_screens(open_page) -> Non
     assert "Attack 9 = 4 Military + 3 Cavalry Charge" in reveal and "on the ladder" in reveal
     assert page.locator("#shell-log code").last.text_content() == "Cs1b1/Da1"  # one logged step
     w.assert_clean()
-    assert time.monotonic() - started < 90
