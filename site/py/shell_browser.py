@@ -81,16 +81,20 @@ class BrowserHost:
         if r.top < 0 or r.bottom > js.window.innerHeight:
             node.scrollIntoView(js.Object.fromEntries([["block", "center"], ["behavior", "smooth"]]))
 
+    def pref_key(self, key: str) -> str:
+        """An offline copy keeps its preferences under its storage prefix too (offline.py)."""
+        return str(getattr(self.store.backend, "prefix", "")) + key
+
     def load_pref(self, key: str) -> str | None:
         try:
-            value = js.window.localStorage.getItem(key)
+            value = js.window.localStorage.getItem(self.pref_key(key))
         except Exception:  # storage disabled: no preferences
             return None
         return None if frame.nullish(value) else str(value)
 
     def save_pref(self, key: str, value: str) -> bool:
         try:
-            js.window.localStorage.setItem(key, value)
+            js.window.localStorage.setItem(self.pref_key(key), value)
             return True
         except Exception:
             return False

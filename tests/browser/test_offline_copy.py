@@ -167,6 +167,8 @@ def test_every_other_game_page_makes_a_copy_that_boots_from_disk(open_page, brow
             copy = disk.open(path)
             assert copy.locator("#shell-game").is_visible(), game
             assert step_no(copy) >= len(state["save"]["log"]), game
+            keys = copy.evaluate("Object.keys(localStorage)")  # games and preferences alike
+            assert keys and all(k.startswith(FILE_PREFIX) for k in keys), (game, keys)
             copy.close()
         w.forgive_navigation_aborts()
         w.assert_clean()
