@@ -273,6 +273,7 @@ def boot_copy() -> None:
         page = importlib.import_module(state["module"])
         if hasattr(page, "main"):
             page.main()
+        frame.set_engine("ready", "Engine ready · offline copy")  # where the person is, in words
     except BaseException as exc:
         getattr(js.window, ENGINE_FAILED)(f"{type(exc).__name__}: {exc}")
         raise
