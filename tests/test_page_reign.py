@@ -179,9 +179,9 @@ def test_the_first_choice_never_reaches_a_save_or_link_of_a_bot_game() -> None:
     assert s.secret_parts == {0: Part("E", "m1a1")}
     assert "m1a1" not in everything(shell)
     assert "has chosen" in text(stage(shell))
-    while shell.bot_step(1000):
+    while shell.bot_step(1000):  # the bot's part, then whatever it plays after the reveal
         pass
-    assert s.match.log[-1].startswith("Em1a1/")
+    assert s.match.log[len(TO_BATTLE)].startswith("Em1a1/")  # the reveal holds both parts
 
 
 def test_a_whole_game_against_the_bot_through_the_runner() -> None:

@@ -134,24 +134,25 @@ def test_worked_example_from_the_seed() -> None:
     s = GAME.apply(s, GAME.parse_action("dm"))
     assert s.players[0].wealth == 1  # "Wealth: 1"
     # Ana has no action left and cannot Restructure, so Ben's turn begins with Resupply:
-    # "Wealth: 6 (remaining Wealth is > base Wealth of 1) Military: 5 (... > base Military of 4)"
+    # "Wealth: 6 (remaining Wealth is > base Wealth ...) Military: 5 (... > base Military ...)"
     assert s.active == 1 and (s.players[1].wealth, s.players[1].military) == (6, 5)
-    assert GAME.base(s, 1) == (1, 4)
-    # "If he is successful in defending everything he will start his next turn with 8 swords
-    # and 6 coins": the reconstructed territory values (R9) were chosen to agree.
-    assert GAME.base(s, 0) == (6, 8)
+    coins, swords = GAME.base(s, 1)
+    assert coins < 6 and swords < 5
+    # The seed's "base Wealth of 1", "base Military of 4" and Ana's "he will start his next
+    # turn with 8 [swords] and 6 [coins]" depend on territory values lost with the icons.
+    # R9 reconstructs them and tunes them by self-play so that neither seat wins more than
+    # 55%; richer Controlled sides, as those figures need, let the first player win up to
+    # 80% of games (bench/reign.py), so R9 decides and the test does not hold them.
     # "he can use the additional [heart] he just earned from the Mine to help with his
     # defense of the Mine" (R11): in Ben's turn the new Control is in force
     assert GAME.face(s, 3).heart.value == 1 and 3 not in s.fresh
 
 
-def test_worked_example_before_the_turn_matches_the_initial_strengths() -> None:
-    """Ana's "Initial Strengths" (Wealth 3, Military 6) are exactly her Resupply floor, and
-    Ben's (2, 5) is "slightly less than her normal starting value" (R3, R9)."""
-    s = worked_example()
-    assert GAME.base(s, 0) == (3, 6)
-    coins, swords = GAME.base(s, 1)
-    assert coins > 2 and swords > 5
+def test_worked_example_before_the_turn_agrees_with_the_initial_strengths() -> None:
+    """Ana's "Initial Strengths" (Wealth 3, Military 6) are at or above her Resupply floor,
+    as they must be at the start of her turn (R3)."""
+    coins, swords = GAME.base(worked_example(), 0)
+    assert coins <= 3 and swords <= 6
 
 
 # -- R1 ------------------------------------------------------------------------------------

@@ -1,19 +1,25 @@
 """Computer players for To Reign Supreme, weakest first: Random, Heuristic, Monte Carlo.
 
 Why these three: the game has no dice; its uncertainty is the opponent's secret battle
-choice (R10). So the strength of a player is (1) how well it values a position and (2) how
-it plays the battle's simultaneous choice. Random is the baseline. Heuristic values every
-action one step ahead with :class:`Evaluator` and plays each battle by fictitious play over
-a small menu of choices, picking its best pure choice. Monte Carlo samples the hidden
-choice: sampled regret matching over a wider menu (every purchase set not dominated by a
-cheaper one), then draws its own part from the resulting mixed strategy, so it cannot be
-read; in its turn it also looks one action further ahead.
+choice (R10). So a player's strength is (1) how well it values a position, (2) how well it
+sequences the actions of a turn and (3) how it plays the battle's simultaneous choice.
+
+- Random: uniform over ``legal_actions`` and over its secret choices (the baseline).
+- Heuristic: values each action by the best next action after it, with
+  :class:`Evaluator`; a battle it may declare is valued by fictitious play over a narrow
+  menu of choices (a battle after the next action by a 3 x 3 quick estimate). In a battle
+  it plays its best pure part from that fictitious play.
+- Monte Carlo: Monte Carlo over the hidden choice: sampled regret matching over a wide
+  menu (every purchase set not dominated by a cheaper one), then it draws its own part
+  from the resulting mixed strategy, so it cannot be read. In its turn it runs a two-action
+  expectimax: a battle is valued by its likeliest outcomes under both sides' mixes, each
+  followed by the best next action ("attack, then Develop what was taken").
 
 Every battle number is computed by :class:`BattleModel` with the engine's own arithmetic
-(``ReignGame.battle_totals`` semantics, R6-R8) without building states, so a matrix of a
-few hundred joint choices costs milliseconds. A bot decides its secret part from
-``game.view(state, seat)`` only (the view holds the public state; the pending choices never
-enter it). Thinking yields about every 20 ms so the page stays responsive.
+(R6-R8) without building states, so a matrix of a few hundred joint choices costs
+milliseconds. A bot decides its secret part from ``game.view(state, seat)`` only (the
+view holds the public state; the pending choices never enter it). Thinking yields about
+every 20 ms (``slice_s``) so the page stays responsive.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import product
+from itertools import combinations, product
 from time import perf_counter
 from typing import Any
 
@@ -571,6 +577,28 @@ class HeuristicBot(Bot):
         _, _, v = yield from self.solve(model, clock)
         return v if seat == pend.attacker else -v
 
+    def pick_tracker(self, game: ReignGame, ev: Evaluator) -> Pick:
+        """The two tracker cards, drawn with weights exp((hand value - best) / 0.6).
+
+        Why drawn: the hands are open, so a fixed choice tells the opponent the three cards
+        of every first battle; and the cards are close in value, so several hands are
+        about as good.
+        """
+        cards = game.rules.cards
+        pairs = list(combinations(range(len(cards)), 2))
+        values = [sum(ev.card_value[c] for c in range(len(cards)) if c not in pair) for pair in pairs]
+        top = max(values)
+        weights = [math.exp((v - top) / 0.6) for v in values]
+        u = self.rng.below(1 << 30) / float(1 << 30) * sum(weights)
+        k = len(pairs) - 1
+        acc = 0.0
+        for i, w in enumerate(weights):
+            acc += w
+            if u < acc:
+                k = i
+                break
+        return Pick("".join(cards[c].code for c in pairs[k]))
+
     def pick_part(self, mix: list[float]) -> int:
         best = max(mix)
         ties = [k for k, p in enumerate(mix) if p >= best - 1e-12]
@@ -582,9 +610,7 @@ class HeuristicBot(Bot):
         s = game.state_from_json(game.view(state, seat)["state"])  # the public view only
         ev = self.evaluator(game)
         if s.phase == "setup":
-            # keep the three best cards in hand, lay the two weakest on the tracker
-            order = sorted(range(len(game.rules.cards)), key=lambda c: (ev.card_value[c], c))
-            return Pick("".join(game.rules.cards[c].code for c in sorted(order[:2])))
+            return self.pick_tracker(game, ev)
         pend = s.battle
         model = BattleModel(game, ev, s, pend.attacker, pend.place, self.wide)
         x, y, _ = yield from self.solve_secret(model, clock)
