@@ -8,9 +8,9 @@ Prints:
   than 55%"): for each setup, ``--games`` games of the Heuristic bot against itself and
   ``--mc-games`` of the Monte Carlo bot against itself; seat 1's win rate with a 95%
   interval, average turns, games stopped unfinished.
-- **Strategy cards**: for each card, how often it is played (share of all battle choices),
-  how often the side playing it wins that battle, and how often the player who played it
-  goes on to win the game.
+- **Strategy cards**: for each card, how often it is played (count and share of all battle
+  choices), how often the side playing it wins that battle, and how often the player who
+  played it goes on to win the game.
 - **Levels against each other**: every pair of levels, half the games with each seating.
 - **Time per bot decision** (mean, 95th percentile, max) for turn actions and for secret
   battle choices, per level. The page runs Pyodide, roughly 2-3x slower than CPython.
@@ -145,13 +145,13 @@ def cards(game: ReignGame, games: list[dict[str, Any]], label: str) -> None:
             game_won[card] += g["winner"] == seat
     total = sum(played)
     print(f"  {label}: {total} battle choices")
-    print(f"    {'card':16} {'values':12} {'play rate':>10} {'battle won':>11} {'game won':>9}")
+    print(f"    {'card':16} {'values':12} {'played':>7} {'play rate':>10} {'battle won':>11} {'game won':>9}")
     for i, c in enumerate(game.rules.cards):
         vals = f"{c.attack.value}/{c.defence.value}/{c.damage.value}/{c.coins.value}"
         rate = 100 * played[i] / total if total else 0.0
         bw = 100 * won[i] / played[i] if played[i] else 0.0
         gw = 100 * game_won[i] / played[i] if played[i] else 0.0
-        print(f"    {c.name:16} {vals:12} {rate:9.1f}% {bw:10.1f}% {gw:8.1f}%")
+        print(f"    {c.name:16} {vals:12} {played[i]:7} {rate:9.1f}% {bw:10.1f}% {gw:8.1f}%")
 
 
 def decision_times(games: list[dict[str, Any]], level: str) -> None:
@@ -211,23 +211,20 @@ def knobs() -> dict[str, tuple[int, int]]:
 
 
 def worked_example_holds(d: dict[str, Any]) -> bool:
-    """The seed's example turn adds up (see tests/test_reign.py): Player 1 with the Workshop,
-    Citadel and Mine Controlled and the Agricultural Lands Influenced has Resupply 6 coins and
-    8 swords; Player 2 with the Training Grounds Controlled and the Harbour Influenced, 1 and 4;
-    before the battle Player 1's floor is at most (3, 6) and Player 2's above (2, 5)."""
+    """The seed's example turn adds up as tests/test_reign.py checks it: before the battle
+    Player 1 (the Workshop and Citadel Controlled, the Agricultural Lands Influenced) has a
+    Resupply floor of at most 3 coins and 6 swords, her Wealth and Military then; after it
+    Player 2 (the Training Grounds Controlled, the Harbour Influenced) has a floor below
+    the 6 coins and 5 swords she keeps. The seed's "base Wealth of 1", "base Military of 4"
+    and "8 swords and 6 coins" are not held: richer Controlled sides made the first player
+    win far more often, and R9 asks for balance."""
     g = lambda p: _get(d, p)  # noqa: E731
     wc, ws = g("territories.w.controlled.coins"), g("territories.w.controlled.swords")
     cc, cs = g("territories.c.controlled.coins"), g("territories.c.controlled.swords")
     ac, as_ = g("territories.a.influenced.coins"), g("territories.a.influenced.swords")
-    mc, ms = g("territories.m.controlled.coins"), g("territories.m.controlled.swords")
     sc, ss = g("territories.s.controlled.coins"), g("territories.s.controlled.swords")
     hc, hs = g("territories.h.influenced.coins"), g("territories.h.influenced.swords")
-    return (
-        (wc + cc + ac + mc, ws + cs + as_ + ms, sc + hc, ss + hs) == (6, 8, 1, 4)
-        and wc + cc + ac <= 3
-        and ws + cs + as_ <= 6
-        and (sc + hc + mc > 2 or ss + hs + ms > 5)
-    )
+    return wc + cc + ac <= 3 and ws + cs + as_ <= 6 and sc + hc < 6 and ss + hs < 5
 
 
 def tune(rounds: int, n: int, procs: int, seed: int) -> None:
@@ -275,8 +272,8 @@ def tune(rounds: int, n: int, procs: int, seed: int) -> None:
 # -- main -----------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1000, help="Heuristic self-play games per setup")
-    ap.add_argument("--mc-games", type=int, default=200, help="Monte Carlo self-play games per setup")
+    ap.add_argument("--games", type=int, default=1000, help="Heuristic self-play games per setup (0: skip)")
+    ap.add_argument("--mc-games", type=int, default=200, help="Monte Carlo self-play games per setup (0: skip)")
     ap.add_argument("--vs-games", type=int, default=100, help="games per pair of levels (each seating half)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tune", type=int, default=0, help="rounds of the tuning search instead")
@@ -290,7 +287,7 @@ def main() -> None:
     print("To Reign Supreme: seat balance (same bot on both seats; R9 asks for at most 55% either way)")
     by_level: dict[str, list[dict[str, Any]]] = {}
     for level, n in (("Heuristic", args.games), ("Monte Carlo", args.mc_games)):
-        for setup in SETUPS:
+        for setup in SETUPS if n > 0 else ():  # 0 skips a level (its figures come from elsewhere)
             games = run_games(None, setup, (level, level), n, args.procs)
             by_level.setdefault(level, []).extend(games)
             balance(games, f"{level} vs {level}, {setup}")
@@ -298,7 +295,8 @@ def main() -> None:
     print("\nStrategy cards in self-play (battle won: by the side that played it)")
     for level in ("Heuristic", "Monte Carlo"):
         for setup in SETUPS:
-            cards(game, by_level[f"{level} {setup}"], f"{level}, {setup}")
+            if f"{level} {setup}" in by_level:
+                cards(game, by_level[f"{level} {setup}"], f"{level}, {setup}")
     print("\nLevels against each other (easy setup; each seating half the games)")
     names = list(LEVELS)
     for i, a in enumerate(names):
@@ -312,6 +310,8 @@ def main() -> None:
     print("\nTime per bot decision (CPython; the page's Pyodide is slower)")
     by_level["Random"] = run_games(None, "easy", ("Random", "Random"), 50, 1)
     for level in names:
+        if level not in by_level:  # its self-play was skipped: time 20 games of it
+            by_level[level] = run_games(None, "easy", (level, level), 20, args.procs)
         decision_times(by_level[level], level)
     print(f"\n[{time.perf_counter() - t0:.0f} s]")
 
