@@ -91,6 +91,7 @@ PROMPT_FIELDS = (
     "s",  # the size of the sacrifice a block must match (M8)
     "game",  # the title of the game the wheel chose (M12)
     "nth",  # " (second game)" on a capital's second duel, else ""
+    "record",  # how the result comes in: played here for a built-in game, else typed (M12)
     # the counts with their noun in the right number ("1 slice", "3 slices"): issue 9
     "z_slices",
     "x_slices",
@@ -221,7 +222,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         seat=Seat.ATTACKER,
         moves=(Duel,),
         host=(Agree,),
-        prompt="Host: {attacker} and {defender} play {game}{nth}; record the winner (M12)",
+        prompt="Host: {attacker} and {defender} play {game}{nth}; {record} (M12)",
         invasion=True,
     ),
     Phase.GIFT: PhaseRule(

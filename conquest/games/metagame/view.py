@@ -225,6 +225,7 @@ def prompt_values(state: State, eligible: dict[str, Any] | None = None) -> dict[
         "s": 0,
         "game": "",
         "nth": "",
+        "record": "record the winner",
     }
     inv = state.inv
     if inv is None:
@@ -243,7 +244,10 @@ def prompt_values(state: State, eligible: dict[str, Any] | None = None) -> dict[
         values["most"] = min(inv.y_a, len(eligible["territories"]))
     if inv.spins:
         try:
-            values["game"] = game_label(state, inv.game_at(inv.spins[-1]))
+            name = inv.game_at(inv.spins[-1])
+            values["game"] = game_label(state, name)
+            if name in builtin_games():
+                values["record"] = "play it here (the result is taken by itself) or record the winner"
         except IndexError:
             values["game"] = "?"
     return values
