@@ -69,6 +69,11 @@ def test_damaged_slots_never_stop_a_page_and_can_be_deleted(context, base_url: s
     page.set_viewport_size({"width": 360, "height": 800})
     page.locator("#slot-list").scroll_into_view_if_needed()
     shot(page, "damaged-slots-home-360")
+    # on a phone each saved game is a card, its cells labelled, and nothing is wider than the screen
+    assert page.evaluate("getComputedStyle(document.querySelector('#slot-list tbody tr')).display") == "block"
+    label = page.evaluate("getComputedStyle(document.querySelector('#slot-list td[data-label]'), '::before').content")
+    assert label == '"Game: "', label
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.set_viewport_size({"width": 1280, "height": 900})
     # export as stored: the bytes as they were
     with page.expect_download() as dl:

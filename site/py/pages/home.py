@@ -63,8 +63,8 @@ def render() -> None:
             append(name, el("span", slot.name))
         if slot.mode == "view":
             append(name, el("span", " read-only", cls="tag"))
-        append(row, name, el("td", titles.get(slot.game, slot.game)), el("td", str(slot.steps)),
-               el("td", when(slot.updated)))
+        append(row, name, el("td", titles.get(slot.game, slot.game), data_label="Game"),
+               el("td", str(slot.steps), data_label="Steps"), el("td", when(slot.updated), data_label="Last played"))
         actions = el("td", cls="actions")
         for label, handler in (("Rename", rename), ("Export", export), ("Delete", delete)):
             b = el("button", label, type="button", cls="small", aria_label=f"{label} {slot.name}")
@@ -82,8 +82,8 @@ def damaged_row(slot, titles: dict[str, str]):
     name = el("td")
     append(name, el("span", slot.name), el("span", " damaged", cls="tag"),
            el("p", slot.damaged, cls="muted damaged-why"))
-    append(row, name, el("td", titles.get(slot.game, "—" if slot.game == "unknown" else slot.game)),
-           el("td", "—"), el("td", when(slot.updated)))
+    append(row, name, el("td", titles.get(slot.game, "—" if slot.game == "unknown" else slot.game), data_label="Game"),
+           el("td", "—", data_label="Steps"), el("td", when(slot.updated), data_label="Last played"))
     actions = el("td", cls="actions")
     can_export = frame.store().has_data(slot.id)
     for label, handler in (("Export as stored", export_raw), ("Delete", delete)):
