@@ -17,6 +17,21 @@ export function showBanner(kind, text) {
   el.hidden = false;
 }
 
+// Hands a file to the person (the browser's download): the one way both the offline copy's
+// "Download offline copy" (static/offline.js) and its "Save to file" (static/offline-boot.js)
+// write their .html file. Returns its size in bytes.
+export function saveBlob(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return blob.size;
+}
+
 document.addEventListener("click", (ev) => {
   const btn = ev.target.closest && ev.target.closest(".banner-close");
   if (btn) btn.parentElement.hidden = true;

@@ -67,10 +67,11 @@ async function importSiteModules() {
   for (const el of nodes) {
     if (el.hasAttribute("data-offline-run")) await import(urlOf(el.dataset.offlineModule));
   }
+  return import(urlOf("static/frame.js"));  // the instance already running: its exports
 }
 
 // "Save to file": this very file again, with the game as it is now.
-function saveCopy(stateJson, filename) {
+function saveCopy(frame, stateJson, filename) {
   const open = `<script type="application/json" id="${STATE_ID}">`;
   const at = PRISTINE.indexOf(open);
   // "</" + "script>": split, since this text itself sits in a script element of the copy
@@ -79,20 +80,12 @@ function saveCopy(stateJson, filename) {
   // "<" never appears inside the JSON (escaped), so the element cannot be closed early
   const state = String(stateJson).replace(/</g, "\\u003c");
   const blob = new Blob([PRISTINE.slice(0, at + open.length), state, PRISTINE.slice(end)], { type: "text/html" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-  return blob.size;
+  return frame.saveBlob(blob, filename);
 }
 
 async function boot() {
-  await importSiteModules();  // frame.js first: the engine status and its failure banner
-  globalThis.conquestOfflineCopy = async (stateJson, filename) => saveCopy(stateJson, filename);
+  const frame = await importSiteModules();  // frame.js first: the engine status and its failure banner
+  globalThis.conquestOfflineCopy = async (stateJson, filename) => saveCopy(frame, stateJson, filename);
 
   const [mjs, asmMjs, wasm, stdlib, lock, app] = await Promise.all(
     ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "app.zip"].map(file),

@@ -8,6 +8,8 @@
 // file is gzipped (CompressionStream) and base64-encoded into its own element; the copy's
 // start-up (static/offline-boot.js, inlined as its first module) decodes them.
 
+import { saveBlob } from "./frame.js";
+
 const RUNTIME = {
   "pyodide.mjs": "runtime/pyodide/pyodide.mjs",
   "pyodide.asm.mjs": "runtime/pyodide/pyodide.asm.mjs",
@@ -161,13 +163,5 @@ export async function download(stateJson, filename, root) {
     ...parts.map((p) => p + "\n"),
     page.after,
   ], { type: "text/html" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-  return blob.size;
+  return saveBlob(blob, filename);
 }
