@@ -108,7 +108,7 @@ def test_setup_categories_seats_and_bots_in_the_link() -> None:
     shell, page, host = make_page(CampaignPage)
     setup = page.render_setup()
     boxes = find_all(setup["cp-categories"], "[type=checkbox]")
-    assert len(boxes) == len(GAME.question_categories()) == 10 and all("checked" in b.attrs for b in boxes)
+    assert len(boxes) == len(GAME.question_categories()) == 14 and all("checked" in b.attrs for b in boxes)
     fire(setup["cp-categories"], "#cp-cats-none")
     cats = page.render_setup()["cp-categories"]
     assert "a game needs at least 5 of each" in text(find(cats, "#cp-count"))
@@ -438,7 +438,7 @@ def test_a_question_pack_loaded_and_a_broken_one_explained_as_text() -> None:
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     # removing the pack brings the bank back
     page.remove_pack()
-    assert page.pack is None and len(page.categories) == 10
+    assert page.pack is None and len(page.categories) == len(GAME.question_categories())
 
 
 def test_a_pack_category_can_be_left_out() -> None:

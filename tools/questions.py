@@ -355,13 +355,13 @@ class Bank:
         ordered = [tidy(o) for o in ordered]
         options = list(ordered) if ordered else [right, *wrong]
         if len(options) != 4:
-            self.report.drop(cat, "fewer than 3 distractors the sources rule out")
+            self.report.drop(cat, "fewer than 3 distractors that the sources rule out and that look like the answer")
             return False
         if len({alike(o) for o in options}) != 4:
             self.report.drop(cat, "two options alike")
             return False
-        if text in self.texts:
-            self.report.drop(cat, "same text as another question")
+        if fold(text) in self.texts:  # "Basse-Terre is ..." and "Basseterre is ...": one only
+            self.report.drop(cat, "same text as another question, but for accents or hyphens")
             return False
         if set(options) != {right, *wrong}:
             raise ValueError(f"{text}: ordered options differ from the options")
@@ -371,7 +371,7 @@ class Bank:
             return False
         if not ordered:
             options.sort(key=lambda o: rank("order", text, o))
-        self.texts.add(text)
+        self.texts.add(fold(text))
         self.choice.append([qid("c", text), CAT[cat], SRC[src], text, options, options.index(right)])
         self.report.kept[cat] += 1
         return True
@@ -382,10 +382,10 @@ class Bank:
         if not (isinstance(answer, int) and answer >= 1 and lo <= answer <= hi):
             self.report.drop(cat, "guess outside its range")
             return False
-        if text in self.texts:
-            self.report.drop(cat, "same text as another question")
+        if fold(text) in self.texts:  # "Basse-Terre is ..." and "Basseterre is ...": one only
+            self.report.drop(cat, "same text as another question, but for accents or hyphens")
             return False
-        self.texts.add(text)
+        self.texts.add(fold(text))
         self.guess.append([qid("g", text), CAT[cat], SRC[src], text, unit, lo, hi, answer])
         self.report.kept[cat] += 1
         return True
@@ -1175,10 +1175,12 @@ def units(bank: Bank) -> None:
             continue
         else:
             text = f"About how many {plural} are there in {big}?"
-        answer = round(n) if n < 1000 else round_sig(n, 3)
-        if n < 2:
+        answer = round(n) if n < 100_000 else round_sig(n, 4)
+        if n < 10 and abs(n - round(n)) > 0.05:  # 2.54 cm in an inch is no whole-number question
+            bank.report.drop(cat, "not near a whole number")
             continue
-        bank.add_guess(cat, "units", text, what.split(" (")[0] if not text.startswith("The speed") else what, RANGE_UNITS, answer)
+        unit = what.replace("metre", "metres", 1) if text.startswith("The speed") else plural
+        bank.add_guess(cat, "units", text, unit, RANGE_UNITS, answer)
 
 
 def _offset(delta: dt.timedelta) -> str:
@@ -1233,7 +1235,7 @@ def timezones(d: Data, bank: Bank) -> None:
                 continue
             near = [s for s in steps if s not in offs and abs(s - off) <= dt.timedelta(hours=3)]
             whole = [s for s in near if s.total_seconds() % 3600 == 0] if off.total_seconds() % 3600 == 0 else near
-            text = f"What is the time in {label} on 15 {when:%B} {AS_OF}, against UTC?"
+            text = f"What is the UTC offset in {label} on 15 {when:%B} {AS_OF}?"
             right = _offset(off)
             bank.add_choice(cat, "timezones", text, right, [_offset(s) for s in choose(whole, 3, "tz", zone, when.month)])
 
