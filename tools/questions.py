@@ -482,7 +482,7 @@ class Data:
         a = (self.coco.get(cc, {}).get("UNregion") or "").strip()
         b = (self.info[cc].get("subregion") or "").strip()
         b = "South-eastern Asia" if b == "South-Eastern Asia" else b
-        if b == "Latin America and the Caribbean":
+        if b in ("Latin America and the Caribbean", "Sub-Saharan Africa"):  # M49 names the finer level there
             b = (self.info[cc].get("intermediateregion") or "").strip()
         return a if a and a == b and a in M49_CONTINENT else ""
 
