@@ -1029,7 +1029,7 @@ def elements(bank: Bank) -> None:
         bank.add_guess(cat, "elements", f"What is the atomic number of {name.lower()}?", "protons", RANGE_ELEMENT, z)
         if int(r.period) == _period(e.number):
             bank.add_guess(
-                cat, "elements", f"In which period (row) of the periodic table is {name.lower()}?", "period", RANGE_MAP_COUNT, int(r.period)
+                cat, "elements", f"In which period (row) of the periodic table is {name.lower()}?", "(row number)", RANGE_MAP_COUNT, int(r.period)
             )
         else:
             bank.report.drop(cat, "sources give different periods (fact)")
