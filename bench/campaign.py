@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/campaign.py [--games N]``
 
 Prints:
-- the bank: file size, questions by category and kind, time to read it;
+- the bank: file size (and deflated, as the site ships it), questions by category and
+  kind, time to read it, and the form-guess rate per category (issue 24);
 - bot games (Easy, Medium, Hard at seats 0-2, seeded): time per game, log length, share
   link length (``conquest.savecode``), questions asked, how often each level wins;
 - the time of one ``view`` and one ``apply`` (mean) over those games;
@@ -18,6 +19,7 @@ import json
 import statistics
 import sys
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +31,7 @@ from conquest.games.campaign.questions import BANK_FILE, bank_from_json, load_pa
 from conquest.rng import Rng  # noqa: E402
 from conquest.savecode import encode_save  # noqa: E402
 from conquest.session import Match  # noqa: E402
+from tools.questions import form_guess_rates  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,6 +46,12 @@ def bank_figures() -> None:
         kinds = bank.by_category[cat]
         print(f"  {name:24} {len(kinds['choice']):5} multiple-choice {len(kinds['guess']):5} guess")
     print(f"  {'total':24} {len(bank.by_kind['choice']):5} multiple-choice {len(bank.by_kind['guess']):5} guess")
+    z = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = len(z.compress(BANK_FILE.read_bytes()) + z.flush())
+    print(f"  deflated as in the site's app.zip (every game page's first visit): {packed:,} bytes")
+    rates = form_guess_rates(raw)
+    print("  form-guess rate (pick the option that looks like the question; chance 25%): " + ", ".join(
+        f"{c} {r:.0%}" for c, r in rates.items()))
 
 
 def game_figures(n: int) -> None:
