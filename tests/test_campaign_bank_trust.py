@@ -476,3 +476,16 @@ def test_a_sample_of_the_bank_is_confirmed_by_the_second_source(raw: dict[str, A
                 wrong.append((text, options, answer))
     assert unknown == []
     assert wrong == []
+
+
+def test_an_id_names_one_question_for_ever(raw: dict[str, Any]) -> None:
+    """Ids come from a question's whole content: when the bank is made again and a
+    question's options or answer change, its id changes too, so a saved game that asked the
+    old one is refused at that step (S8.unknown-question) rather than replayed against other
+    options."""
+    from tools.questions import qid
+
+    for q in raw["choice"]:
+        assert q[0] == qid("c", q[3], *q[4], q[5]), q[3]
+    for q in raw["guess"]:
+        assert q[0] == qid("g", q[3], *q[4:8]), q[3]

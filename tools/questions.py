@@ -227,9 +227,13 @@ def choose(items: Iterable[Any], n: int, *salt: object, key: Callable[[Any], obj
     return sorted(items, key=lambda x: rank(*salt, key(x)))[:n]
 
 
-def qid(kind: str, text: str) -> str:
-    """A short stable id from the question's words (base 36, 6 characters)."""
-    n = int.from_bytes(rank("id", kind, text)[:8], "big") % 36**6
+def qid(kind: str, text: str, *content: object) -> str:
+    """A short stable id from the question's whole content (base 36, 6 characters): its
+    words, options and answer. Saved games and links name questions by id, so an id never
+    names two different questions: a question whose options or answer change gets a new id,
+    and an old game that asked the old one is refused with a clear message (S8) instead of
+    being replayed against different options."""
+    n = int.from_bytes(rank("id", kind, text, *content)[:8], "big") % 36**6
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
     for _ in range(6):
@@ -372,7 +376,7 @@ class Bank:
         if not ordered:
             options.sort(key=lambda o: rank("order", text, o))
         self.texts.add(fold(text))
-        self.choice.append([qid("c", text), CAT[cat], SRC[src], text, options, options.index(right)])
+        self.choice.append([qid("c", text, *options, options.index(right)), CAT[cat], SRC[src], text, options, options.index(right)])
         self.report.kept[cat] += 1
         return True
 
@@ -386,7 +390,7 @@ class Bank:
             self.report.drop(cat, "same text as another question, but for accents or hyphens")
             return False
         self.texts.add(fold(text))
-        self.guess.append([qid("g", text), CAT[cat], SRC[src], text, unit, lo, hi, answer])
+        self.guess.append([qid("g", text, unit, lo, hi, answer), CAT[cat], SRC[src], text, unit, lo, hi, answer])
         self.report.kept[cat] += 1
         return True
 
@@ -817,7 +821,11 @@ def cities(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
         text = f"In which country is the city of {c['name']}?"
         pools = [[d.name(k) for k in d.peers(cc, exclude=namesakes)]]
         bank.add_choice(cat, "cities", text, d.name(cc), pick(text, d.name(cc), pools, 3, "city", c["geonameid"]))
-    bank.report.drop(cat, "city populations and largest cities: one source only, not asked (fact)", 700)
+    bank.report.drop(
+        cat, "city populations: one source only, not asked (fact)",
+        sum(1 for c in notable if c["population"] >= 1_000_000 and c["countrycode"] != "US"),
+    )
+    bank.report.drop(cat, "largest city of a country: one source only, not asked (fact)", len({c["countrycode"] for c in notable}))
     by_country: dict[str, list[dict[str, Any]]] = {}
     for c in notable:
         if c["population"] >= 500_000 and c["countrycode"] != "US":
@@ -878,7 +886,8 @@ def united_states(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
         text = f"In which US state is the city of {c['name']}?"
         pool = [d.states[k] for k in sorted(d.states) if k not in places.get(fold(c["name"]), set()) and k != st]
         bank.add_choice(cat, "us", text, d.states[st], pick(text, d.states[st], [pool], 3, "us", c["geonameid"]))
-    bank.report.drop(cat, "city populations and largest cities: one source only, not asked (fact)", 250)
+    bank.report.drop(cat, "city populations: one source only, not asked (fact)", sum(1 for c in us if c["population"] >= 200_000))
+    bank.report.drop(cat, "largest city of a state: one source only, not asked (fact)", len(d.states))
     big = [c for c in us if c["population"] >= 300_000 and c["admin1code"] in d.states]
     _pair_distances(d, bank, cat, "distances", big, 150, lambda c: f"{c['name']}, {d.states[c['admin1code']]}")
 
