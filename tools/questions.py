@@ -213,6 +213,8 @@ TEMPLATE_WORDS = set(
     utc offset time january july language languages official two letter iso not""".split()
 )
 
+#: small words inside options' names that are no part of their form
+OPTION_FILLERS = {"the", "and", "of"}
 
 # ------------------------------------------------------------------------------------------
 # Deterministic choices
@@ -261,8 +263,12 @@ def form_score(text: str, option: str) -> int:
     quoted in the question is no more like it than another quoted one). The bank keeps only
     questions where the right option does not stand out by this score."""
     subject = [w for w in words(text) if w not in TEMPLATE_WORDS and len(w) >= 2]
+    codes = re.findall(r"\.([a-z]+)\?|“(\w+)”", text)  # ".it" and “is” are codes, not template words
+    subject += [fold(x) for pair in codes for x in pair if x]
     best = 0
     for a in words(option):
+        if a in OPTION_FILLERS:  # "Saint Vincent and the Grenadines" does not start like ".tc"
+            continue
         for b in subject:
             n = 0
             for x, y in zip(a, b, strict=False):
