@@ -5,13 +5,22 @@
 // "game-pick" event whose detail is the territory's data-index; the page's Python (the shell)
 // turns it into the page's pick. Works before Python starts; loaded as a file (no inline
 // script), so the pages need no 'unsafe-inline'.
+//
+// On a touch screen a tap picks only a territory drawn at least 44x44 px and named; a tap on
+// a smaller one zooms in on it first (mapview.js minTarget), and the hint beside the zoom
+// buttons says so. On a phone (<= 600 px wide) the game opens with its play screen (the
+// status bar, the map and the step's controls, site/static/style.css) filling the viewport.
 import { attachMapView } from "./mapview.js";
 
 if (new URLSearchParams(location.search).has("audience")) document.documentElement.classList.add("shell-audience");
 
+/** The CSS px a tap target needs (issue 21; WCAG 2.5.5). */
+const MIN_TARGET = 44;
+
 for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
   const view = attachMapView(svg, {
     roving: true,
+    minTarget: MIN_TARGET,
     onSelect: (id, el) => {
       if (!el) return;
       svg.dispatchEvent(new CustomEvent("game-pick", { detail: el.dataset.index, bubbles: true }));
@@ -19,7 +28,8 @@ for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
       el.removeAttribute("aria-pressed");
     },
   });
-  const tools = svg.parentElement && svg.parentElement.querySelectorAll("[data-zoom]");
+  const box = svg.parentElement;
+  const tools = box && box.querySelectorAll("button[data-zoom]");  // not the <svg> (its data-zoom is the scale)
   for (const b of tools || []) {
     b.addEventListener("click", () => {
       if (b.dataset.zoom === "in") view.zoomIn();
@@ -27,4 +37,36 @@ for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
       else view.reset();
     });
   }
+  const hint = box && box.querySelector(".maptools-hint");
+  if (hint) {
+    svg.addEventListener("map-zoomed", (ev) => {
+      hint.textContent = `Zoomed in on ${ev.detail}: tap it again to choose it.`;
+    });
+  }
+}
+
+// a phone: when the game shows, its play screen (status bar, map, controls) fills the view
+const game = document.getElementById("shell-game");
+const phone = window.matchMedia("(max-width: 600px)");
+if (game) {
+  let shown = !game.hidden;
+  const toPlay = () => {
+    const bar = document.getElementById("shell-bar");
+    if (!phone.matches || !bar || document.documentElement.classList.contains("shell-audience")) return;
+    bar.scrollIntoView({ block: "start" });
+    // the first renders may still change what is above the bar: again, unless the person scrolled
+    let at = window.scrollY;
+    for (const ms of [150, 500, 1200]) {
+      setTimeout(() => {
+        if (Math.abs(window.scrollY - at) > 1 || game.hidden) return;
+        bar.scrollIntoView({ block: "start" });
+        at = window.scrollY;
+      }, ms);
+    }
+  };
+  new MutationObserver(() => {
+    if (!game.hidden && !shown) toPlay();
+    shown = !game.hidden;
+  }).observe(game, { attributes: true, attributeFilter: ["hidden"] });
+  if (shown) toPlay();
 }

@@ -16,6 +16,13 @@
 // current choices first), and the Tab stop rests on a choice of the step ("is-eligible").
 // Focusing the <svg> itself (the page's script after a step) moves the focus to that stop.
 // A drawn ring marks the focused territory above its neighbours' borders.
+//
+// With { minTarget: 44 } (the game boards) a tap with a finger or pen picks a territory only
+// when it is drawn at least 44x44 CSS px and its name is shown (the labels are not hidden as
+// too small): otherwise the tap zooms in on that territory until it is, and the next tap
+// picks it (issue 21: on a phone no pick is ever a guess between 7-px shapes, and no unnamed
+// tap spends anything). A mouse click picks at once, as before. A tap on a mark carrying
+// data-t (a troop badge) is a tap on territory data-t, wherever the badge is drawn.
 
 const MIN_SCALE = 1;
 const MAX_SCALE = 14;
@@ -44,7 +51,7 @@ function territoryOf(target, svg) {
 }
 
 export function attachMapView(svg, options = {}) {
-  const { onSelect = null, info = null, onHover = null, roving = false } = options;
+  const { onSelect = null, info = null, onHover = null, roving = false, minTarget = 0 } = options;
   const vp = viewportOf(svg);
   const vb = svg.viewBox.baseVal;
   const full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
@@ -53,7 +60,8 @@ export function attachMapView(svg, options = {}) {
   const idPrefix = (el) => el.id.slice(0, el.id.length - ("t-" + el.dataset.id).length);
 
   // labels smaller than this on screen are hidden ("labels-small") until the map is zoomed in
-  const MIN_LABEL_PX = 7;
+  // (issue 21: a map label is never drawn under 9 px)
+  const MIN_LABEL_PX = 9;
   const labels = svg.querySelector("g.labels[font-size]");
   function labelSize() {
     if (!labels) return;
@@ -176,7 +184,11 @@ export function attachMapView(svg, options = {}) {
   const pointers = new Map();
   let dragged = false, start = null, pinch = null;
 
+  let pointerAt = -1e9;  // when a pointer last pressed or lifted: the focus it moves is not a key's
+  const byPointer = () => performance.now() - pointerAt < 1000;
+
   function onPointerDown(ev) {
+    pointerAt = performance.now();
     if (ev.pointerType === "mouse" && ev.button !== 0) return;
     pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
     if (pointers.size === 1) {
@@ -220,20 +232,58 @@ export function attachMapView(svg, options = {}) {
   }
 
   function onPointerUp(ev) {
+    pointerAt = performance.now();
     if (!pointers.has(ev.pointerId)) return;
     pointers.delete(ev.pointerId);
     if (pointers.size < 2) pinch = null;
     if (pointers.size === 0) {
       svg.classList.remove("is-panning");
       if (!dragged && ev.type === "pointerup") {
-        const el = territoryOf(document.elementFromPoint(ev.clientX, ev.clientY) || ev.target, svg);
-        if (el) select(el);
+        const el = hit(ev.clientX, ev.clientY, ev.target);
+        if (el && minTarget && ev.pointerType !== "mouse" && !bigEnough(el)) zoomToTap(el);
+        else if (el) select(el);
       }
       start = null;
     } else if (pointers.size === 1) {
       const [p] = Array.from(pointers.values());
       start = { x: p.x, y: p.y, tx, ty };
     }
+  }
+
+  // ---- taps (issue 21): badges are targets, and small or unnamed territories zoom first
+  function hit(clientX, clientY, fallback) {
+    let best = null, bestD = Infinity;
+    for (const mark of svg.querySelectorAll("[data-t]")) {
+      const r = (mark.querySelector("circle") || mark).getBoundingClientRect();
+      if (clientX < r.left - 2 || clientX > r.right + 2 || clientY < r.top - 2 || clientY > r.bottom + 2) continue;
+      const d = Math.hypot(clientX - (r.left + r.right) / 2, clientY - (r.top + r.bottom) / 2);
+      if (d < bestD) { bestD = d; best = mark; }
+    }
+    if (best) {
+      const el = svg.querySelector(`.territory[data-index="${CSS.escape(best.dataset.t)}"]`);
+      if (el) return el;
+    }
+    return territoryOf(document.elementFromPoint(clientX, clientY) || fallback, svg);
+  }
+  function named() { return !labels || !svg.classList.contains("labels-small"); }
+  function bigEnough(el) {
+    const r = el.getBoundingClientRect();
+    return (r.width >= minTarget && r.height >= minTarget && named()) || k >= MAX_SCALE;
+  }
+  // the scale at which ``el`` is drawn minTarget px each way (with a margin) and named
+  function zoomToTap(el) {
+    const m = svg.getScreenCTM();
+    const b = el.getBBox();
+    const unit = m ? Math.hypot(m.a, m.b) : 1;  // CSS px per map unit at scale 1
+    let want = Math.max(minTarget * 1.15 / Math.max(b.width * unit, 1e-6),
+      minTarget * 1.15 / Math.max(b.height * unit, 1e-6));
+    if (labels) want = Math.max(want, MIN_LABEL_PX * 1.05 / (parseFloat(labels.getAttribute("font-size")) * unit));
+    k = Math.min(MAX_SCALE, Math.max(want, k * 1.25));
+    tx = full.x + full.w / 2 - (b.x + b.width / 2) * k;
+    ty = full.y + full.h / 2 - (b.y + b.height / 2) * k;
+    clamp();
+    apply();
+    svg.dispatchEvent(new CustomEvent("map-zoomed", { detail: el.dataset.name || el.dataset.id, bubbles: true }));
   }
 
   function onWheel(ev) {
@@ -371,7 +421,8 @@ export function attachMapView(svg, options = {}) {
     if (visible) for (const p of ring.children) p.setAttribute("d", el.getAttribute("d") || "");
   }
   function onSvgFocus(ev) {
-    if (ev.target !== svg) return;
+    // a tap's focus (after a zoom, it lands on the <svg>) must not jump and pan the map away
+    if (ev.target !== svg || byPointer()) return;
     jumpTo(bestStop());
   }
   if (roving) {
@@ -386,7 +437,7 @@ export function attachMapView(svg, options = {}) {
 
   function onFocusIn(ev) {
     const el = territoryOf(ev.target, svg);
-    if (el) { if (roving) setStop(el); reveal(el); show(el); showRing(el); }
+    if (el) { if (roving) setStop(el); if (!byPointer()) reveal(el); show(el); showRing(el); }
   }
   function onFocusOut() { show(null); showRing(null); }
   function onLeave(ev) { if (ev.pointerType === "mouse") show(null); }
