@@ -351,3 +351,29 @@ def test_counts_agree_with_their_nouns() -> None:
         seen += sum(" 1 slice" in x or " 1 territor" in x for x in lines)
         assert not any(bad.search(x) for x in lines), lines
     assert seen  # the campaign met counts of one
+
+
+def test_a_pick_on_the_map_is_named_beside_the_controls_and_undone_in_one_tap() -> None:
+    """Issue 21: a capital (or a claim, an invasion) picked by a tap is said in words at the
+    top of the side panel, where the controls are, with an Undo that takes it back at once."""
+    shell, page, host = started()
+    assert not find_all(render_all(shell)["mg-side"], "#mg-last-pick")  # nothing picked yet
+    t = eligible(page)[0]
+    page.pick(t)
+    s = shell.session
+    assert s is not None and s.match.log == [f"k{t}"]
+    side = render_all(shell)["mg-side"]
+    name = s.match.state.board.names[t]
+    assert text(find(side, "#mg-last-pick-text")) == f"Ann's capital: {name} (M4)."
+    assert find(side, "#mg-side-inner").children[0].attrs["id"] == "mg-last-pick"  # first, by the map
+    fire(side, "#mg-undo-pick")
+    assert s.match.log == [] and t not in s.match.state.capital
+    assert not find_all(render_all(shell)["mg-side"], "#mg-last-pick")
+    # a claim on a turn is named too, by the player who made it
+    page.pick(t)
+    while s.match.state.phase == "capital":
+        page.pick(eligible(page)[0])
+    claim = next(u for u in eligible(page) if s.match.state.owner[u] < 0)
+    page.pick(claim)
+    said = text(find(render_all(shell)["mg-side"], "#mg-last-pick-text"))
+    assert said == f"Ann claimed {s.match.state.board.names[claim]} (M5)."

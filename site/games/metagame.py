@@ -626,6 +626,7 @@ class MetagamePage(GamePage):
             "mg-marks": self.render_marks(view),
             "mg-side": h(
                 "div",
+                self.render_last_pick(),
                 self.duel_desk.render(view),
                 self.render_actions(view),
                 self.render_choose(state, view),
@@ -645,6 +646,35 @@ class MetagamePage(GamePage):
             "button", label, type="button", cls="secondary" if secondary else None, disabled=disabled, id=id,
             on_click=lambda ev: self.act(action),
         )
+
+    def render_last_pick(self) -> Node | None:
+        """The territory the last step chose, named beside the controls with a one-tap Undo
+        (issue 21): on a phone the map's names show only once zoomed in, so a pick is said
+        in words where the controls are, and a slip is taken back in one tap, not hunted for
+        in the log. Only a pick on the map (a capital, a claim, an invasion) and only while
+        the next step is still to come (the log's last step, at the host)."""
+        s = self.shell.session
+        if s is None or s.locked() or s.viewing is not None or s.mode != "host" or not s.match.log:
+            return None
+        try:
+            action = GAME.parse_action(s.match.log[-1])
+        except GameError:
+            return None
+        before, after = s.match.states[-2], s.match.state
+        names = before.board.names
+        if isinstance(action, PickCapital):
+            who = next((p.name for i, p in enumerate(after.players) if after.capital[i] == action.t), "")
+            said = f"{who}'s capital: {names[action.t]} (M4)."
+        elif isinstance(action, Claim):
+            said = f"{after.players[after.owner[action.t]].name} claimed {names[action.t]} (M5)."
+        elif isinstance(action, Invade):
+            said = f"{before.players[before.current].name} invades {names[action.t]} (M5)."
+        else:
+            return None
+        return h("p", h("span", said, id="mg-last-pick-text"), " ",
+                 h("button", "Undo", type="button", id="mg-undo-pick", cls="small secondary",
+                   aria_label=f"Undo: {said}", on_click=lambda ev: self.shell.undo()),
+                 id="mg-last-pick", cls="mg-last-pick", role="status")
 
     def render_actions(self, view: Mapping[str, Any]) -> Node:
         s = self.shell.session
