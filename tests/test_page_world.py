@@ -454,3 +454,41 @@ def test_helpers() -> None:
     assert pct(0) == "0.0%" and pct(1) == "100.0%" and pct(0.0000001) == "<0.1%" and pct(0.99999) == ">99.9%"
     assert ink_on("#f0e442") == "#111" and ink_on("#0072b2") == "#fff" and ink_on("#zzzzzz") == "#111"
     assert WorldPage.chart_points(WorldPage.__new__(WorldPage), []) == []
+
+
+def test_every_amount_is_set_by_taps_alone() -> None:
+    """Issue 21: on a phone the troops to move in, to leave behind and to fortify are set
+    with − and + beside their fields (no keyboard), each clamped to what W6/W8 allow."""
+    m = position(ann_attacking, seed=3)
+    shell, page, _ = opened(m)
+    s = shell.session
+    st = s.match.state
+    src, enemy, friend = strong_source(st)
+    a = st.troops[src]
+    page.pick(src)
+    page.pick(enemy)
+    panel = render_all(shell)["wc-panel"]
+    dice = int(find(panel, "#wc-move").attrs["value"])
+    assert "disabled" in find(panel, "#wc-move-less").attrs  # the dice are the least to move in
+    fire(panel, "#wc-move-more")
+    fire(render_all(shell)["wc-panel"], "#wc-move-more")
+    panel = render_all(shell)["wc-panel"]
+    assert find(panel, "#wc-move").attrs["value"] == str(min(dice + 2, a - 1))
+    fire(panel, "#wc-move-less")
+    assert find(render_all(shell)["wc-panel"], "#wc-move").attrs["value"] == str(min(dice + 1, a - 1))
+    fire(render_all(shell)["wc-panel"], "#wc-until-more")
+    assert find(render_all(shell)["wc-panel"], "#wc-until").attrs["value"] == str(min(3, a - 1))
+    fire(render_all(shell)["wc-panel"], "#wc-roll")
+    assert str(Attack(src, enemy, 3 if a > 3 else a - 1, min(dice + 1, a - 1))) in s.match.log
+    # the fortify amount: from all but one, one fewer by a tap
+    page.cancel()
+    st = s.match.state
+    assert st.phase == "attack" and st.owner[src] == 0 and st.troops[src] > 2 and st.owner[friend] == 0
+    page.pick(src)
+    page.pick(friend)
+    top = st.troops[src] - 1
+    panel = render_all(shell)["wc-panel"]
+    assert "disabled" in find(panel, "#wc-amount-more").attrs
+    fire(panel, "#wc-amount-less")
+    fire(render_all(shell)["wc-panel"], "#wc-fortify")
+    assert str(Fortify(src, friend, top - 1)) in s.match.log

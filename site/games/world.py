@@ -14,7 +14,7 @@ trees never hold markup).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -438,14 +438,28 @@ class WorldPage(GamePage):
               id="wc-pool"),
             h("p",
               h("label", "Troops per pick ", for_="wc-place-n"),
-              h("input", type="number", id="wc-place-n", min="1", max=str(pool), value=str(n), cls="wc-num",
-                on_change=lambda ev: self.set_place(ev.value)),
+              *self.stepper(h("input", type="number", id="wc-place-n", min="1", max=str(pool), value=str(n), cls="wc-num",
+                              on_change=lambda ev: self.set_place(ev.value)), n, 1, pool, self.set_place, "Troops per pick"),
               h("button", "All", type="button", cls="small secondary", id="wc-place-all",
                 on_click=lambda ev: self.set_place("0")),
               h("button", "One", type="button", cls="small secondary", id="wc-place-one",
                 on_click=lambda ev: self.set_place("1")),
               cls="wc-row"),
         )
+
+    @staticmethod
+    def stepper(field: Node, value: int, lo: int, hi: int, set_: Callable[[str], None], what: str) -> list[Node]:
+        """A number field with − and + beside it (ids ``<field>-less``/``-more``): on a phone
+        every amount (troops per pick, to move in, to leave, to fortify) is set by taps alone,
+        no keyboard (issue 21)."""
+        fid = str(field.attrs.get("id", ""))
+        return [
+            h("button", "−", type="button", cls="small secondary wc-step", id=f"{fid}-less",
+              aria_label=f"{what}: one fewer", disabled=value <= lo, on_click=lambda ev: set_(str(value - 1))),
+            field,
+            h("button", "+", type="button", cls="small secondary wc-step", id=f"{fid}-more",
+              aria_label=f"{what}: one more", disabled=value >= hi, on_click=lambda ev: set_(str(value + 1))),
+        ]
 
     def render_attack(self, state: Any) -> Node:
         end = h("button", "End the turn", type="button", id="wc-end", cls="secondary",
@@ -532,8 +546,9 @@ class WorldPage(GamePage):
             h("div",
               h("span", "Dice ", cls="wc-lab"), *dice_buttons,
               h("label", " Move in on a win ", for_="wc-move"),
-              h("input", type="number", id="wc-move", min=str(dice), max=str(a - 1), value=str(move), cls="wc-num",
-                on_change=lambda ev: self.set_move(ev.value)),
+              *self.stepper(h("input", type="number", id="wc-move", min=str(dice), max=str(a - 1), value=str(move),
+                              cls="wc-num", on_change=lambda ev: self.set_move(ev.value)),
+                            move, dice, a - 1, self.set_move, "Troops to move in"),
               cls="wc-row"),
             h("p", h("button", f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="button", id="wc-roll",
                      on_click=lambda ev: self.roll()),
@@ -546,8 +561,10 @@ class WorldPage(GamePage):
             h("p",
               h("button", "Attack until", type="button", id="wc-until-go", cls="secondary",
                 on_click=lambda ev: self.blitz(until)),
-              h("input", type="number", id="wc-until", aria_label="Troops to leave behind", min="1", max=str(max(1, a - 1)), value=str(until),
-                cls="wc-num", on_change=lambda ev: self.set_until(ev.value)),
+              *self.stepper(h("input", type="number", id="wc-until", aria_label="Troops to leave behind", min="1",
+                              max=str(max(1, a - 1)), value=str(until), cls="wc-num",
+                              on_change=lambda ev: self.set_until(ev.value)),
+                            until, 1, max(1, a - 1), self.set_until, "Troops to leave behind"),
               " left: ", h("strong", pct(part.win), id="wc-until-odds"),
               cls="wc-row"),
             h("p", "All but the troops left move in on a win.", cls="muted small"),
@@ -563,8 +580,8 @@ class WorldPage(GamePage):
             h("h3", f"Move troops to {RULES.names[self.dst]}"),
             h("p",
               h("label", "Troops ", for_="wc-amount"),
-              h("input", type="number", id="wc-amount", min="1", max=str(top), value=str(n), cls="wc-num",
-                on_change=lambda ev: self.set_amount(ev.value)),
+              *self.stepper(h("input", type="number", id="wc-amount", min="1", max=str(top), value=str(n), cls="wc-num",
+                              on_change=lambda ev: self.set_amount(ev.value)), n, 1, top, self.set_amount, "Troops to move"),
               h("button", f"Move {n} and end the turn", type="button", id="wc-fortify",
                 on_click=lambda ev: self.fortify()),
               cls="wc-row"),

@@ -77,6 +77,12 @@ class BrowserHost:
         node = document.getElementById(element_id)
         if frame.nullish(node):
             return
+        sheet = node.closest(".play-sheet")
+        if not frame.nullish(sheet) and sheet.scrollHeight > sheet.clientHeight + 1:
+            # a phone's play screen (issue 21): only the sheet under the map scrolls, the
+            # page stays put, so the map stays on screen beside the result
+            node.scrollIntoView(js.Object.fromEntries([["block", "nearest"], ["behavior", "smooth"]]))
+            return
         r = node.getBoundingClientRect()
         if r.top < 0 or r.bottom > js.window.innerHeight:
             node.scrollIntoView(js.Object.fromEntries([["block", "center"], ["behavior", "smooth"]]))

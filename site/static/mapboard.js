@@ -18,17 +18,20 @@ if (new URLSearchParams(location.search).has("audience")) document.documentEleme
 const MIN_TARGET = 44;
 
 for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
+  const box = svg.parentElement;
+  const hint = box && box.querySelector(".maptools-hint");
+  const hintText = hint ? hint.textContent : "";
   const view = attachMapView(svg, {
     roving: true,
     minTarget: MIN_TARGET,
     onSelect: (id, el) => {
       if (!el) return;
+      if (hint) hint.textContent = hintText;
       svg.dispatchEvent(new CustomEvent("game-pick", { detail: el.dataset.index, bubbles: true }));
       el.classList.remove("is-selected");
       el.removeAttribute("aria-pressed");
     },
   });
-  const box = svg.parentElement;
   const tools = box && box.querySelectorAll("button[data-zoom]");  // not the <svg> (its data-zoom is the scale)
   for (const b of tools || []) {
     b.addEventListener("click", () => {
@@ -37,7 +40,6 @@ for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
       else view.reset();
     });
   }
-  const hint = box && box.querySelector(".maptools-hint");
   if (hint) {
     svg.addEventListener("map-zoomed", (ev) => {
       hint.textContent = `Zoomed in on ${ev.detail}: tap it again to choose it.`;

@@ -1,0 +1,281 @@
+"""The map games on a phone (issue 21): 360x740, touch, taps only.
+
+A World Conquest turn (reinforce, attack with the odds shown, one roll, attack until done with
+the troops to move in set by taps, fortify, which ends the turn) and a Metagame invasion
+(declare on the map, both sides' slices, the spin, the winner) are played with
+``page.touchscreen.tap`` alone: the test never scrolls, never types, never clicks with a mouse.
+Before every tap it measures what the person sees: the tapped target drawn at least 44x44 CSS
+px, inside the viewport and not covered (the point tapped hits it), the map on the same
+screen (no scroll between the map and the controls), no horizontal overflow, and the status
+bar at most 56 px tall. A territory picked on the map is drawn at least 44x44 px when the
+tap that picks it lands; a tap on a smaller one zooms in on it and picks nothing.
+
+Figures (printed): the map's size, the territories' drawn sizes at the whole map, the
+status bar's height, the smallest target tapped.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conquest.games.metagame import GAME as METAGAME
+from conquest.games.world.rules import RULES
+from conquest.savecode import make_fragment
+from conquest.session import Match
+from tests.browser.conftest import watch
+from tests.browser.test_metagame_page import save_at_turn
+from tests.browser.test_world_page import board, late_position, wait_act
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+MIN = 44
+BAR_MAX = 56
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(**PHONE)
+    yield ctx
+    ctx.close()
+
+
+class Taps:
+    """Taps with the checks of issue 21 before each; ``sizes`` keeps every target's drawn size."""
+
+    def __init__(self, page: Any, map_id: str) -> None:
+        self.page = page
+        self.map_id = map_id
+        self.sizes: list[tuple[str, float, float]] = []
+        self.bars: list[float] = []
+
+    def screen(self) -> dict[str, Any]:
+        got = self.page.evaluate(
+            """(mapId) => {
+                const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+                return { map: r(document.getElementById(mapId)), bar: r(document.getElementById('shell-bar-inner')),
+                         width: document.documentElement.scrollWidth, h: innerHeight, w: innerWidth };
+            }""",
+            self.map_id,
+        )
+        assert got["width"] <= got["w"], f"the page overflows sideways: {got['width']} px"
+        left, top, right, bottom = got["map"]
+        assert top >= 0 and bottom <= got["h"] and left >= 0 and right <= got["w"], f"the map is off screen: {got}"
+        bar = got["bar"][3] - got["bar"][1]
+        assert bar <= BAR_MAX, f"the status bar is {bar:.0f} px tall"
+        self.bars.append(bar)
+        return got
+
+    def tap(self, selector: str) -> None:
+        """Tap a control: on screen with the map, not covered, at least 44x44 px."""
+        self.screen()
+        box = self.page.evaluate(
+            """(sel) => {
+                const el = document.querySelector(sel);
+                if (!el) return null;
+                const b = el.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+                const top = document.elementFromPoint(x, y);
+                return { x, y, w: b.width, h: b.height, bottom: b.bottom, top: b.top,
+                         free: !!top && (top === el || el.contains(top)) };
+            }""",
+            selector,
+        )
+        assert box is not None, f"no {selector}"
+        assert box["top"] >= 0 and box["bottom"] <= 740, f"{selector} is off screen: {box}"
+        assert box["free"], f"{selector} is covered where it is tapped: {box}"
+        assert box["w"] >= MIN and box["h"] >= MIN, f"{selector} is {box['w']:.0f}x{box['h']:.0f} px"
+        self.sizes.append((selector, box["w"], box["h"]))
+        self.page.touchscreen.tap(box["x"], box["y"])
+
+    def spot(self, prefix: str, t: int) -> dict[str, Any] | None:
+        """A point of territory ``t`` to tap, inside the map's box (its badge if it has one)."""
+        return self.page.evaluate(
+            """([prefix, t]) => {
+                const svg = document.getElementById(prefix + '-map'), el = document.getElementById(prefix + '-t' + t);
+                const m = svg.getBoundingClientRect(), r = el.getBoundingClientRect();
+                const inside = (x, y) => x > m.left + 2 && x < m.right - 2 && y > m.top + 2 && y < m.bottom - 2;
+                const out = { w: r.width, h: r.height, named: !svg.classList.contains('labels-small'), zoom: svg.dataset.zoom };
+                const badge = svg.querySelector(`[data-t="${t}"] circle`);
+                if (badge) {
+                    const b = badge.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+                    if (inside(x, y)) return { ...out, x, y, on: 'badge' };
+                }
+                const marks = [...svg.querySelectorAll('[data-t] circle')].map((c) => c.getBoundingClientRect());
+                for (let i = 1; i < 24; i++) for (let j = 1; j < 24; j++) {
+                    const x = r.left + r.width * i / 24, y = r.top + r.height * j / 24;
+                    if (!inside(x, y) || document.elementFromPoint(x, y) !== el) continue;
+                    if (marks.some((b) => x > b.left - 3 && x < b.right + 3 && y > b.top - 3 && y < b.bottom + 3)) continue;
+                    return { ...out, x, y, on: 'land' };
+                }
+                return null;
+            }""",
+            [prefix, t],
+        )
+
+    def territory(self, prefix: str, t: int, changed: str) -> dict[str, Any]:
+        """Pick territory ``t`` by taps: a tap on it while it is drawn under 44 px (or its name
+        is hidden) zooms in on it and picks nothing; the tap that picks it lands on it drawn at
+        least 44x44 px and named. ``changed`` is a JS expression true once the pick was taken.
+        When it is out of the zoomed view, the whole map comes back first (the ⤢ button)."""
+        for _ in range(6):
+            self.screen()
+            at = self.spot(prefix, t)
+            if at is None:
+                self.tap(f".{prefix}-maptools button[data-zoom='reset']")
+                self.page.wait_for_function(f"document.getElementById('{prefix}-map').dataset.zoom === '1.00'")
+                continue
+            big = at["w"] >= MIN and at["h"] >= MIN and at["named"]
+            self.page.touchscreen.tap(at["x"], at["y"])
+            if big:
+                self.page.wait_for_function(changed, timeout=15_000)
+                self.sizes.append((f"{prefix}-t{t} ({at['on']})", at["w"], at["h"]))
+                return at
+            # too small or unnamed: the tap zoomed in and picked nothing
+            self.page.wait_for_function(
+                f"document.getElementById('{prefix}-map').dataset.zoom !== '{at['zoom']}'", timeout=5_000)
+            assert not self.page.evaluate(changed), f"a tap on {prefix}-t{t} drawn {at['w']:.0f}x{at['h']:.0f} px picked it"
+        raise AssertionError(f"{prefix}-t{t} never became a target")
+
+    def report(self, what: str) -> None:
+        w, h = min((s[1], s[2]) for s in self.sizes)
+        print(f"{what}: {len(self.sizes)} taps, smallest target {w:.0f}x{h:.0f} px, "
+              f"status bar {min(self.bars):.0f}-{max(self.bars):.0f} px")
+
+
+def map_figures(page: Any, prefix: str) -> str:
+    got = page.evaluate(
+        """(prefix) => {
+            const m = document.getElementById(prefix + '-map').getBoundingClientRect();
+            const ts = [...document.querySelectorAll('#' + prefix + '-map .territory')].map((e) => {
+                const r = e.getBoundingClientRect(); return [r.width, r.height]; });
+            const small = ts.filter(([w, h]) => w < 44 || h < 44).length;
+            ts.sort((a, b) => Math.min(...a) - Math.min(...b));
+            return [m.width, m.height, ts.length, small, ts[ts.length >> 1]];
+        }""",
+        prefix,
+    )
+    return (f"map {got[0]:.0f}x{got[1]:.0f} px, {got[3]} of {got[2]} territories under 44 px at the whole map "
+            f"(median {got[4][0]:.0f}x{got[4][1]:.0f})")
+
+
+def test_a_world_conquest_turn_by_taps_on_a_phone(phone: Any, base_url: str) -> None:
+    frag, seat = late_position()
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/world/#" + frag)
+    w.wait_engine()
+    act, step = wait_act(page, None)
+    assert act == "reinforce"
+    page.wait_for_timeout(1500)  # the play screen scrolled into place (mapboard.js)
+    taps = Taps(page, "wc-map")
+    print("World at 360x740:", map_figures(page, "wc"))
+    got = taps.screen()
+    panel = page.locator("#wc-panel").bounding_box()
+    assert panel is not None and panel["y"] < got["h"] - 100, "the step's panel starts below the screen"
+    assert page.locator(".wc-maptools .maptools-hint").is_visible()  # the touch hint beside the zoom row
+    own, _ = board(page)
+    me = own[int(page.locator("#wc-map .territory.is-eligible").first.get_attribute("data-index") or 0)]
+
+    def changed_from(step: str) -> str:
+        return f"document.getElementById('wc-panel-inner').dataset.step !== '{step}'"
+
+    # reinforce: every troop on one front territory (All, then a territory)
+    taps.tap("#wc-place-all")
+    page.wait_for_function("document.getElementById('wc-place-n').value === document.getElementById('wc-place-n').max")
+    own, troops = board(page)
+    fronts = [t for t in range(42) if own[t] == me and any(own[d] != me for d in RULES.adj[t])]
+    front = min(fronts, key=lambda t: (sum(own[d] != me for d in RULES.adj[t]) == 0, RULES.names[t]))
+    taps.territory("wc", front, changed_from(step))
+    act, step = wait_act(page, step)
+    assert act == "attack"
+
+    # attack: the source and a neighbour on the map, the odds, one roll, then until done
+    own, troops = board(page)
+    enemy = next(d for d in RULES.adj[front] if own[d] != me)
+    taps.territory("wc", front, "!!document.getElementById('wc-cancel')")
+    taps.territory("wc", enemy, "!!document.getElementById('wc-blitz')")
+    assert page.inner_text("#wc-blitz-odds").endswith("%")
+    assert page.locator("#wc-rollodds li").count() >= 2  # this roll's odds
+    before = page.input_value("#wc-move")
+    taps.tap("#wc-move-more")  # the troops to move in on a win, by a tap
+    page.wait_for_function(f"document.getElementById('wc-move').value !== '{before}'")
+    taps.tap("#wc-roll")
+    act, step = wait_act(page, step)
+    assert page.locator("#wc-dice-svg g.wc-die").count() >= 2  # the roll is shown
+    if page.locator("#wc-blitz").count():
+        taps.tap("#wc-blitz")
+        act, step = wait_act(page, step)
+    assert act == "attack"
+    own, troops = board(page)
+    assert own[enemy] == me, "the attack until done did not take the territory (a 99% chance)"
+
+    # fortify (it ends the turn): from the conquered territory back to the front
+    if page.locator("#wc-cancel").count():
+        taps.tap("#wc-cancel")
+        page.wait_for_selector("#wc-cancel", state="detached")
+    src, dst = (enemy, front) if troops[enemy] >= 2 else (front, enemy)
+    taps.territory("wc", src, "!!document.getElementById('wc-cancel')")
+    taps.territory("wc", dst, "!!document.getElementById('wc-fortify')")
+    amount = int(page.input_value("#wc-amount"))
+    taps.tap("#wc-amount-less")
+    page.wait_for_function(f"document.getElementById('wc-amount').value === '{amount - 1}'")
+    taps.tap("#wc-fortify")
+    page.wait_for_function(f"document.getElementById('wc-panel-inner').dataset.step !== '{step}'")
+    assert f"moves {amount - 1} troops from {RULES.names[src]} to {RULES.names[dst]} and ends the turn" in page.inner_text("#shell-log")
+    taps.report("World turn")
+    assert all(s[1] >= MIN and s[2] >= MIN for s in taps.sizes), taps.sizes
+    w.assert_clean()
+
+
+def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url: str) -> None:
+    # the capitals: a tap on an unnamed territory zooms, the picking tap is named beside the
+    # controls and undone in one tap
+    fresh = Match(METAGAME, {"players": ["Ann", "Bob", "Cy"], "games": ["conquests", "reign", "Chess", "Go"],
+                             "seed": 3}).save().to_json()
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(base_url + "play/metagame/#" + make_fragment(fresh, "h"))
+    w.wait_engine()
+    page.wait_for_timeout(1500)
+    taps = Taps(page, "mg-map")
+    print("Metagame at 360x740:", map_figures(page, "mg"))
+    logged = "document.querySelectorAll('#shell-log li').length"
+    cap = int(page.locator("#mg-map .territory.is-eligible").first.get_attribute("data-index") or 0)
+    at = taps.territory("mg", cap, f"{logged} > 0")
+    assert at["named"]
+    name = page.get_attribute(f"#mg-t{cap}", "data-name")
+    assert page.inner_text("#mg-last-pick-text") == f"Ann's capital: {name} (M4)."
+    taps.tap("#mg-undo-pick")
+    page.wait_for_function(f"{logged} === 0")
+    assert page.locator("#mg-last-pick").count() == 0
+
+    # the invasion, on Ann's first turn with Bob's territory beside her capital
+    save, target = save_at_turn()
+    page.goto(base_url + "play/metagame/#" + make_fragment(save, "h"))
+    w.wait_engine()
+    page.wait_for_timeout(1500)
+    n = page.locator("#shell-log li").count()
+    taps.territory("mg", target, f"{logged} > {n}")
+    names = Match(METAGAME, save["options"], save["log"]).state.board.names
+    assert page.inner_text("#mg-last-pick-text") == f"Ann invades {names[target]} (M5)."
+    for _ in range(2):  # each side's slices
+        page.wait_for_selector("#mg-fill")
+        taps.tap("#mg-fill")
+        page.wait_for_function("!document.getElementById('mg-assign').disabled")
+        n = page.locator("#shell-log li").count()
+        taps.tap("#mg-assign")
+        page.wait_for_function(f"{logged} > {n}")
+    taps.tap("#mg-spin")
+    page.wait_for_selector(".mg-drawn")
+    while page.locator("#mg-keep").count():
+        page.wait_for_timeout(600)  # the wheel at rest, the result shown
+        n = page.locator("#shell-log li").count()
+        taps.tap("#mg-keep")
+        page.wait_for_function(f"{logged} > {n}")
+    page.wait_for_selector("#mg-won-a")
+    page.wait_for_timeout(600)
+    taps.tap("#mg-won-d")
+    page.wait_for_function("document.querySelector('#shell-log li:last-child').textContent.includes('Bob earns a block token')")
+    taps.report("Metagame capital and invasion")
+    w.assert_clean()
