@@ -63,9 +63,14 @@ export function attachMapView(svg, options = {}) {
   // (issue 21: a map label is never drawn under 9 px)
   const MIN_LABEL_PX = 9;
   const labels = svg.querySelector("g.labels[font-size]");
+  // the same for the page's marks (troop numbers...) whose font size the <svg> gives in
+  // data-mark-font: "marks-small" (a page's stylesheet decides what to hide)
+  const markFont = parseFloat(svg.dataset.markFont || "0");
   function labelSize() {
+    const unit = (svg.clientWidth || full.w) / full.w;
+    if (markFont) svg.classList.toggle("marks-small", markFont * k * unit < MIN_LABEL_PX);
     if (!labels) return;
-    const px = parseFloat(labels.getAttribute("font-size")) * k * (svg.clientWidth || full.w) / full.w;
+    const px = parseFloat(labels.getAttribute("font-size")) * k * unit;
     svg.dataset.labelPx = px.toFixed(1);
     svg.classList.toggle("labels-small", px < MIN_LABEL_PX);
   }
@@ -75,7 +80,7 @@ export function attachMapView(svg, options = {}) {
     svg.dataset.zoom = k.toFixed(2);
     labelSize();
   }
-  if (labels && window.ResizeObserver) new ResizeObserver(labelSize).observe(svg);
+  if ((labels || markFont) && window.ResizeObserver) new ResizeObserver(labelSize).observe(svg);
 
   function clamp() {
     k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, k));

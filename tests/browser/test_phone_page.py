@@ -53,7 +53,9 @@ class Taps:
         got = self.page.evaluate(
             """(mapId) => {
                 const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-                return { map: r(document.getElementById(mapId)), bar: r(document.getElementById('shell-bar-inner')),
+                const map = document.getElementById(mapId);
+                return { map: r(map), bar: r(document.getElementById('shell-bar-inner')),
+                         tools: r(map.parentElement.querySelector('.maptools')),
                          width: document.documentElement.scrollWidth, h: innerHeight, w: innerWidth };
             }""",
             self.map_id,
@@ -61,10 +63,35 @@ class Taps:
         assert got["width"] <= got["w"], f"the page overflows sideways: {got['width']} px"
         left, top, right, bottom = got["map"]
         assert top >= 0 and bottom <= got["h"] and left >= 0 and right <= got["w"], f"the map is off screen: {got}"
+        tools = got["tools"]
+        assert tools[3] <= top + 0.5 or tools[1] >= bottom - 0.5, f"the zoom buttons sit on the map: {got}"
+        small = self.text()
+        assert not small, f"text drawn too small: {small}"
         bar = got["bar"][3] - got["bar"][1]
         assert bar <= BAR_MAX, f"the status bar is {bar:.0f} px tall"
         self.bars.append(bar)
         return got
+
+    def text(self) -> list[Any]:
+        """Text drawn on the play screen under 12 px (map labels and marks: under 9 px)."""
+        return self.page.evaluate(
+            """() => {
+                const out = [];
+                const walker = document.createTreeWalker(document.getElementById('shell-game'), NodeFilter.SHOW_TEXT);
+                let n;
+                while ((n = walker.nextNode())) {
+                    const el = n.parentElement;
+                    if (!n.textContent.trim() || !el.getClientRects().length) continue;
+                    const r = el.getBoundingClientRect();
+                    if (r.bottom < 0 || r.top > innerHeight || getComputedStyle(el).visibility === 'hidden') continue;
+                    let px = parseFloat(getComputedStyle(el).fontSize);
+                    const inMap = !!el.closest('svg[data-pick-board]');
+                    if (el.closest('svg')) { const m = el.getScreenCTM(); if (m) px *= Math.hypot(m.a, m.b); }
+                    if (px < (inMap ? 9 : 12) - 0.05) out.push([n.textContent.trim().slice(0, 30), +px.toFixed(1)]);
+                }
+                return out;
+            }"""
+        )
 
     def tap(self, selector: str) -> None:
         """Tap a control: on screen with the map, not covered, at least 44x44 px."""
@@ -222,6 +249,7 @@ def test_a_world_conquest_turn_by_taps_on_a_phone(phone: Any, base_url: str) -> 
     taps.tap("#wc-fortify")
     page.wait_for_function(f"document.getElementById('wc-panel-inner').dataset.step !== '{step}'")
     assert f"moves {amount - 1} troops from {RULES.names[src]} to {RULES.names[dst]} and ends the turn" in page.inner_text("#shell-log")
+    assert any("(badge)" in s[0] for s in taps.sizes), "no pick landed on a troop badge"
     taps.report("World turn")
     assert all(s[1] >= MIN and s[2] >= MIN for s in taps.sizes), taps.sizes
     w.assert_clean()
