@@ -55,7 +55,7 @@ class Taps:
                 const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
                 const map = document.getElementById(mapId);
                 return { map: r(map), bar: r(document.getElementById('shell-bar-inner')),
-                         tools: r(map.parentElement.querySelector('.maptools')),
+                         tools: r(map.parentElement.querySelector('button[data-zoom]').parentElement),
                          width: document.documentElement.scrollWidth, h: innerHeight, w: innerWidth };
             }""",
             self.map_id,
