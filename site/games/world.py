@@ -438,7 +438,7 @@ class WorldPage(GamePage):
               id="wc-pool"),
             h("p",
               h("label", "Troops per pick ", for_="wc-place-n"),
-              *self.stepper(h("input", type="number", id="wc-place-n", min="1", max=str(pool), value=str(n), cls="wc-num",
+              self.stepper(h("input", type="number", id="wc-place-n", min="1", max=str(pool), value=str(n), cls="wc-num",
                               on_change=lambda ev: self.set_place(ev.value)), n, 1, pool, self.set_place, "Troops per pick"),
               h("button", "All", type="button", cls="small secondary", id="wc-place-all",
                 on_click=lambda ev: self.set_place("0")),
@@ -448,18 +448,20 @@ class WorldPage(GamePage):
         )
 
     @staticmethod
-    def stepper(field: Node, value: int, lo: int, hi: int, set_: Callable[[str], None], what: str) -> list[Node]:
+    def stepper(field: Node, value: int, lo: int, hi: int, set_: Callable[[str], None], what: str) -> Node:
         """A number field with − and + beside it (ids ``<field>-less``/``-more``): on a phone
         every amount (troops per pick, to move in, to leave, to fortify) is set by taps alone,
         no keyboard (issue 21)."""
         fid = str(field.attrs.get("id", ""))
-        return [
+        return h(
+            "span",
             h("button", "−", type="button", cls="small secondary wc-step", id=f"{fid}-less",
               aria_label=f"{what}: one fewer", disabled=value <= lo, on_click=lambda ev: set_(str(value - 1))),
             field,
             h("button", "+", type="button", cls="small secondary wc-step", id=f"{fid}-more",
               aria_label=f"{what}: one more", disabled=value >= hi, on_click=lambda ev: set_(str(value + 1))),
-        ]
+            cls="wc-stepper",
+        )
 
     def render_attack(self, state: Any) -> Node:
         end = h("button", "End the turn", type="button", id="wc-end", cls="secondary",
@@ -546,7 +548,7 @@ class WorldPage(GamePage):
             h("div",
               h("span", "Dice ", cls="wc-lab"), *dice_buttons,
               h("label", " Move in on a win ", for_="wc-move"),
-              *self.stepper(h("input", type="number", id="wc-move", min=str(dice), max=str(a - 1), value=str(move),
+              self.stepper(h("input", type="number", id="wc-move", min=str(dice), max=str(a - 1), value=str(move),
                               cls="wc-num", on_change=lambda ev: self.set_move(ev.value)),
                             move, dice, a - 1, self.set_move, "Troops to move in"),
               cls="wc-row"),
@@ -561,7 +563,7 @@ class WorldPage(GamePage):
             h("p",
               h("button", "Attack until", type="button", id="wc-until-go", cls="secondary",
                 on_click=lambda ev: self.blitz(until)),
-              *self.stepper(h("input", type="number", id="wc-until", aria_label="Troops to leave behind", min="1",
+              self.stepper(h("input", type="number", id="wc-until", aria_label="Troops to leave behind", min="1",
                               max=str(max(1, a - 1)), value=str(until), cls="wc-num",
                               on_change=lambda ev: self.set_until(ev.value)),
                             until, 1, max(1, a - 1), self.set_until, "Troops to leave behind"),
@@ -580,7 +582,7 @@ class WorldPage(GamePage):
             h("h3", f"Move troops to {RULES.names[self.dst]}"),
             h("p",
               h("label", "Troops ", for_="wc-amount"),
-              *self.stepper(h("input", type="number", id="wc-amount", min="1", max=str(top), value=str(n), cls="wc-num",
+              self.stepper(h("input", type="number", id="wc-amount", min="1", max=str(top), value=str(n), cls="wc-num",
                               on_change=lambda ev: self.set_amount(ev.value)), n, 1, top, self.set_amount, "Troops to move"),
               h("button", f"Move {n} and end the turn", type="button", id="wc-fortify",
                 on_click=lambda ev: self.fortify()),

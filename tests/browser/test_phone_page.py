@@ -25,7 +25,7 @@ from conquest.games.world.rules import RULES
 from conquest.savecode import make_fragment
 from conquest.session import Match
 from tests.browser.conftest import watch
-from tests.browser.test_metagame_page import save_at_turn
+from tests.browser.test_metagame_page import SHOTS, save_at_turn
 from tests.browser.test_world_page import board, late_position, wait_act
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -221,6 +221,7 @@ def test_a_world_conquest_turn_by_taps_on_a_phone(phone: Any, base_url: str) -> 
     enemy = next(d for d in RULES.adj[front] if own[d] != me)
     taps.territory("wc", front, "!!document.getElementById('wc-cancel')")
     taps.territory("wc", enemy, "!!document.getElementById('wc-blitz')")
+    page.screenshot(path=str(SHOTS / "phone-world-battle-360.png"))
     assert page.inner_text("#wc-blitz-odds").endswith("%")
     assert page.locator("#wc-rollodds li").count() >= 2  # this roll's odds
     before = page.input_value("#wc-move")
@@ -274,6 +275,7 @@ def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url
     assert at["named"]
     name = page.get_attribute(f"#mg-t{cap}", "data-name")
     assert page.inner_text("#mg-last-pick-text") == f"Ann's capital: {name} (M4)."
+    page.screenshot(path=str(SHOTS / "phone-metagame-capital-360.png"))
     taps.tap("#mg-undo-pick")
     page.wait_for_function(f"{logged} === 0")
     assert page.locator("#mg-last-pick").count() == 0
@@ -287,13 +289,16 @@ def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url
     taps.territory("mg", target, f"{logged} > {n}")
     names = Match(METAGAME, save["options"], save["log"]).state.board.names
     assert page.inner_text("#mg-last-pick-text") == f"Ann invades {names[target]} (M5)."
-    for _ in range(2):  # each side's slices
+    for side in range(2):  # each side's slices
         page.wait_for_selector("#mg-fill")
+        if side == 0:
+            page.screenshot(path=str(SHOTS / "phone-metagame-slices-360.png"))
         taps.tap("#mg-fill")
         page.wait_for_function("!document.getElementById('mg-assign').disabled")
         n = page.locator("#shell-log li").count()
         taps.tap("#mg-assign")
         page.wait_for_function(f"{logged} > {n}")
+    page.screenshot(path=str(SHOTS / "phone-metagame-spin-360.png"))
     taps.tap("#mg-spin")
     page.wait_for_selector(".mg-drawn")
     while page.locator("#mg-keep").count():
@@ -303,6 +308,7 @@ def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url
         page.wait_for_function(f"{logged} > {n}")
     page.wait_for_selector("#mg-won-a")
     page.wait_for_timeout(600)
+    page.screenshot(path=str(SHOTS / "phone-metagame-result-360.png"))
     taps.tap("#mg-won-d")
     page.wait_for_function("document.querySelector('#shell-log li:last-child').textContent.includes('Bob earns a block token')")
     taps.report("Metagame capital and invasion")
