@@ -20,13 +20,13 @@ const MIN_TARGET = 44;
 for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
   const box = svg.parentElement;
   const hint = box && box.querySelector(".maptools-hint");
-  const hintText = hint ? hint.textContent : "";
+  const hintText = hint ? [...hint.childNodes].map((n) => n.cloneNode(true)) : [];
   const view = attachMapView(svg, {
     roving: true,
     minTarget: MIN_TARGET,
     onSelect: (id, el) => {
       if (!el) return;
-      if (hint) hint.textContent = hintText;
+      if (hint) hint.replaceChildren(...hintText.map((n) => n.cloneNode(true)));
       svg.dispatchEvent(new CustomEvent("game-pick", { detail: el.dataset.index, bubbles: true }));
       el.classList.remove("is-selected");
       el.removeAttribute("aria-pressed");

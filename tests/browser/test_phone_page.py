@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from conquest.games.metagame import GAME as METAGAME
 from conquest.games.world.rules import RULES
@@ -94,7 +95,16 @@ class Taps:
         )
 
     def tap(self, selector: str) -> None:
-        """Tap a control: on screen with the map, not covered, at least 44x44 px."""
+        """Tap a control: on screen with the map, not covered, at least 44x44 px (once the
+        page's own smooth scroll, if any, has come to rest)."""
+        try:
+            self.page.wait_for_function(
+                """(sel) => { const el = document.querySelector(sel); if (!el) return false;
+                    const b = el.getBoundingClientRect(), t = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+                    return !!t && (t === el || el.contains(t)); }""",
+                arg=selector, timeout=3_000)
+        except PlaywrightTimeout:  # the checks below say what is wrong
+            pass
         self.screen()
         box = self.page.evaluate(
             """(sel) => {
@@ -199,7 +209,8 @@ def test_a_world_conquest_turn_by_taps_on_a_phone(phone: Any, base_url: str) -> 
     got = taps.screen()
     panel = page.locator("#wc-panel").bounding_box()
     assert panel is not None and panel["y"] < got["h"] - 100, "the step's panel starts below the screen"
-    assert page.locator(".wc-maptools .maptools-hint").is_visible()  # the touch hint beside the zoom row
+    assert page.locator(".wc-maptools .hint-touch").is_visible()  # the touch hint beside the zoom row
+    assert not page.locator(".wc-maptools .hint-mouse").is_visible()
     own, _ = board(page)
     me = own[int(page.locator("#wc-map .territory.is-eligible").first.get_attribute("data-index") or 0)]
 
@@ -312,4 +323,5 @@ def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url
     taps.tap("#mg-won-d")
     page.wait_for_function("document.querySelector('#shell-log li:last-child').textContent.includes('Bob earns a block token')")
     taps.report("Metagame capital and invasion")
+    w.forgive_navigation_aborts()  # the capitals' page was left for the invasion's link
     w.assert_clean()
