@@ -325,3 +325,69 @@ def test_a_metagame_capital_and_invasion_by_taps_on_a_phone(phone: Any, base_url
     taps.report("Metagame capital and invasion")
     w.forgive_navigation_aborts()  # the capitals' page was left for the invasion's link
     w.assert_clean()
+
+
+def small_targets(page: Any) -> list[Any]:
+    """Every button, field and select of the game drawn under 44x44 px."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#shell-game button, #shell-game select, #shell-game input:not([type=checkbox])')]
+            .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+            .map((e) => { const r = e.getBoundingClientRect(); return [e.id || e.textContent.trim().slice(0, 16), r.width, r.height]; })
+            .filter(([, w, h]) => w < 44 - 0.5 || h < 44 - 0.5)"""
+    )
+
+
+def test_reign_and_conquests_targets_and_text_on_a_phone(phone: Any, base_url: str) -> None:
+    """Issue 21: Reign's +/- (40x32 before) and card actions (32 px tall), Undo (57x32), the
+    words of the cards' names ("Agricultur al Lands"), the 6x6 board's coordinates (8.8 px)."""
+    from conquest.core import get_game
+    from conquest.rng import Rng
+
+    reign = get_game("reign")
+    m = Match(reign, {"seats": [{"name": "Ann", "colour": "#e69f00"}, {"name": "Bob", "colour": "#56b4e9"}]},
+              rng=Rng(1))
+    while m.state.phase != "battle":  # the first battle: both sides choose cards and purchases
+        m.resolve_chance()
+        legal = reign.legal_actions(m.state)
+        m.play(next((a for a in legal if type(a).__name__ == "Battle"), legal[0]))
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/reign/#" + make_fragment(m.save().to_json(), "h"))
+    w.wait_engine()
+    page.wait_for_selector("#shell-handover button, .rg-buy button")
+    if page.locator("#shell-handover button").count():  # two people: the device goes to Ann
+        page.locator("#shell-handover button").first.tap()
+    page.wait_for_selector(".rg-buy button")
+    assert page.locator(".rg-card h3").count() == 6
+    assert small_targets(page) == []
+    broken = page.evaluate(
+        """() => {
+            const out = [];
+            for (const h of document.querySelectorAll('.rg-card h3')) {
+                const node = h.firstChild, text = node.textContent;
+                for (const m of text.matchAll(/\\S+/g)) {
+                    const r = document.createRange();
+                    r.setStart(node, m.index);
+                    r.setEnd(node, m.index + m[0].length);
+                    const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+                    if (lines.size > 1) out.push(m[0]);
+                }
+            }
+            return out;
+        }"""
+    )
+    assert broken == [], f"words broken across lines: {broken}"
+    assert page.locator("#shell-undo").bounding_box()["height"] >= 44
+
+    page.goto(base_url + "play/conquests/")
+    w.wait_engine()
+    page.locator("#shell-start").tap()
+    page.wait_for_selector("#shell-game:not([hidden])")
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.cq-board .coord')].filter((t) => t.getClientRects().length).map((t) => {
+            const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"""
+    )
+    assert len(sizes) >= 12 and min(sizes) >= 12, sizes
+    assert small_targets(page) == []
+    w.forgive_navigation_aborts()
+    w.assert_clean()
