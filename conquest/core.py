@@ -175,6 +175,17 @@ class Game(ABC, Generic[S, A]):
     def chance_action(self, state: S, values: Sequence[int]) -> A:
         raise NotImplementedError(f"{self.id} has no chance steps")
 
+    def chance_result_type(self, state: S, spec: ChanceSpec) -> type | None:
+        """The class of the action that answers the pending draw ``spec`` (None: unknown).
+
+        Replay asks this of every logged draw (a log may not skip one). The default builds a
+        result; a game whose results are costly to build says the class directly.
+        """
+        try:
+            return type(self.chance_action(state, [0] * len(spec.sizes)))
+        except GameError:
+            return None  # the engine alone decides
+
     @abstractmethod
     def view(self, state: S, player: int | None) -> dict[str, Any]: ...
 

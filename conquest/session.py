@@ -111,11 +111,8 @@ def advance(game: Game[Any, Any], state: Any, text: str) -> tuple[Any, Any, Chan
     spec = game.chance(state)
     action = game.parse_action(text)
     if spec is not None:
-        try:
-            expected = game.chance_action(state, [0] * len(spec.sizes))
-        except GameError:
-            expected = None  # the engine alone decides
-        if expected is not None and type(action) is not type(expected):
+        expected = game.chance_result_type(state, spec)
+        if expected is not None and type(action) is not expected:
             raise IllegalAction(
                 "chance.pending",
                 f"the game waits for a draw ({spec.kind}) here; {excerpt(text)} is not its result",

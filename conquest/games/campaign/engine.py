@@ -45,7 +45,7 @@ from conquest.games.campaign.questions import (
     make_pool,
     normalize_pack,
 )
-from conquest.games.campaign.state import FREE, Reveal, State
+from conquest.games.campaign.state import FREE, Reveal, State, Used
 from conquest.rng import apply_shuffle
 
 __all__ = ["CampaignGame", "Rules", "Setup", "rules", "SEATS"]
@@ -474,11 +474,18 @@ class CampaignGame(Game[State, Action]):
         if ph == "bases":
             return ChanceSpec("bases", (len(base_triples(self.setup(state).map_id)),))
         if ph == "draw":
-            return ChanceSpec("question", (len(self._candidates(state)),))
+            return ChanceSpec("question", (self.setup(state).pool.count(self.question_kind(state), state.used),))
         if ph == "order":
             n = sum(state.alive)
             return ChanceSpec("order", tuple(range(n, 1, -1)) or (1,))
         return None
+
+    def chance_result_type(self, state: State, spec: ChanceSpec) -> type | None:
+        """A question's draw is a :class:`Draw`, said without listing the candidates (a
+        scan of the pool per replayed draw, issue 20 item 4)."""
+        if state.phase == "draw":
+            return Draw
+        return super().chance_result_type(state, spec)
 
     def chance_action(self, state: State, values: Sequence[int]) -> Action:
         ph = state.phase
@@ -503,7 +510,7 @@ class CampaignGame(Game[State, Action]):
         return tuple(sorted(shuffled, key=lambda s: -state.points[s]))
 
     def _candidates(self, state: State) -> list[str]:
-        return self.setup(state).pool.candidates(self.question_kind(state), set(state.used))
+        return self.setup(state).pool.candidates(self.question_kind(state), state.used)
 
     def outcome(self, state: State) -> Outcome | None:
         """S7: the most points wins; a tie was settled by a guess question before the end."""
@@ -632,9 +639,9 @@ class CampaignGame(Game[State, Action]):
             raise _illegal("S8.unknown-question", f"S8: there is no question {a.qid!r} in this game's questions")
         if q.kind != kind:
             raise _illegal("S8.question-kind", f"S8: a {kind} question is needed now; {a.qid!r} is a {q.kind} question")
-        if a.qid not in self._candidates(state):
+        if not self.setup(state).pool.may_draw(kind, state.used, a.qid):
             raise _illegal("S8.repeat", f"S8: question {a.qid!r} was already asked in this game")
-        return replace(state, phase="answer", question=a.qid, used=(*state.used, a.qid))
+        return replace(state, phase="answer", question=a.qid, used=state.used.plus(a.qid))
 
     def _check_answers(self, state: State, q: Question, a: Answers) -> None:
         if len(a.parts) != len(state.asked):
@@ -1017,7 +1024,7 @@ class CampaignGame(Game[State, Action]):
                 base=tuple(obj["base"]),
                 towers=tuple(obj["towers"]),
                 alive=tuple(bool(v) for v in obj["alive"]),
-                used=tuple(obj["used"]),
+                used=Used(obj["used"]),
                 purpose=obj["purpose"],
                 question=obj["question"],
                 asked=tuple(obj["asked"]),

@@ -27,11 +27,14 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from conquest.catalog import DATA_DIR
 from conquest.core import InvalidOptions
+
+if TYPE_CHECKING:
+    from conquest.games.campaign.state import Used
 
 __all__ = [
     "BANK_FILE",
@@ -495,6 +498,38 @@ class Pool:
             return fresh
         fresh = [q for q in self.fallback[kind] if q not in used]
         return fresh or list(self.eligible[kind] or self.fallback[kind])
+
+    @cached_property
+    def _sets(self) -> dict[tuple[str, str], frozenset[str]]:
+        return {
+            (which, kind): frozenset(ids)
+            for which, by_kind in (("eligible", self.eligible), ("fallback", self.fallback))
+            for kind, ids in by_kind.items()
+        }
+
+    def _tier(self, kind: str, used: Used) -> tuple[str, int]:
+        """Which list :meth:`candidates` draws from now, and its length, without building it.
+
+        Why: replay checks every logged draw, and a scan of the whole pool per draw made a
+        long game cost seconds (issue 20, item 4); the asked ids keep running counts."""
+        for which in ("eligible", "fallback"):
+            ids = getattr(self, which)[kind]
+            fresh = len(ids) - used.count_in(self._sets[which, kind])
+            if fresh > 0:
+                return which, fresh
+        which = "eligible" if self.eligible[kind] else "fallback"
+        return which + "-again", len(getattr(self, which)[kind])
+
+    def count(self, kind: str, used: Used) -> int:
+        """``len(self.candidates(kind, used))``, in amortised constant time."""
+        return self._tier(kind, used)[1]
+
+    def may_draw(self, kind: str, used: Used, qid: str) -> bool:
+        """``qid in self.candidates(kind, used)``, in amortised constant time."""
+        which, _ = self._tier(kind, used)
+        if which.endswith("-again"):
+            return qid in self._sets[which[: -len("-again")], kind]
+        return qid in self._sets[which, kind] and qid not in used
 
     def get(self, qid: str) -> Question | None:
         return self.questions.get(qid)
