@@ -35,6 +35,7 @@ import json
 import re
 import zlib
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from conquest.core import ConquestError
@@ -51,6 +52,9 @@ __all__ = [
     "make_fragment",
     "parse_fragment",
     "check_text",
+    "json_nesting_error",
+    "load_json",
+    "MAX_JSON_DEPTH",
     "MAX_LOG_ENTRIES",
     "SLOT_KEY",
     "check_slot_record",
@@ -158,10 +162,7 @@ def parse_save_json(raw: bytes | str, what: str = "file", joined_log: bool = Fal
             raise SaveCodeError("encoding", f"The {what} is not UTF-8 text.") from None
     elif len(raw) > MAX_JSON_BYTES:
         raise SaveCodeError("too-large", f"The {what} is larger than any saved game; it was refused.")
-    try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise SaveCodeError("json", f"The {what} does not hold a saved game (it is not valid JSON).") from None
+    obj = load_json(raw, what)
     if joined_log and isinstance(obj, dict) and isinstance(obj.get("log"), str):
         if len(obj["log"]) > MAX_JSON_BYTES:
             raise SaveCodeError("schema", f"The {what}'s log is too long.")
@@ -170,6 +171,72 @@ def parse_save_json(raw: bytes | str, what: str = "file", joined_log: bool = Fal
             raise SaveCodeError("too-many-steps", _too_many_steps(what, steps))
         obj["log"] = obj["log"].split(LOG_SEPARATOR)
     return validate_save(obj, what=what)
+
+
+#: the deepest nesting of objects and lists any input may have (a save needs about 10: the
+#: options may nest 8 deep, MAX_OPTIONS_DEPTH). Checked on the raw text before parsing,
+#: because the parser recurses once per level: CPython stops near 1,000 levels with a
+#: RecursionError, Pyodide's far smaller stack overflows fatally near 4,700 (issue 20,
+#: item 2), killing the page's engine. 32 fits both with room to spare.
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+#: what JSON may hold outside strings, brackets aside (dropped before the depth is measured;
+#: Python reads NaN and Infinity too, and the checks after it refuse them);
+#: braces become brackets (a mismatch is the parser's to find, within the depth)
+_OUTSIDE = str.maketrans({**dict.fromkeys("0123456789+-.eE,: \t\n\rtruefalsnNaIiy"), "{": "[", "}": "]"})
+
+
+@lru_cache(maxsize=4)
+def _nesting(max_depth: int) -> re.Pattern[str]:
+    """A pattern for brackets that match and nest at most ``max_depth`` deep: linear time
+    (possessive repeats, nothing to backtrack), and the regular-expression engine keeps its
+    own stack on the heap, so it never overflows the interpreter's."""
+    pattern = r"\[\]"
+    for _ in range(max_depth - 1):
+        pattern = r"\[(?:" + pattern + r")*+\]"
+    return re.compile("(?:" + pattern + ")*+")
+
+
+def json_nesting_error(text: str, max_depth: int = MAX_JSON_DEPTH) -> str | None:
+    """None if ``text`` may go to the parser; else why not: ``json-depth`` (brackets nest
+    deeper than ``max_depth`` or do not match) or ``json`` (a character JSON never has
+    outside a string, so it is not JSON).
+
+    Linear time in C loops only (regular expressions and ``str.translate``): strings are cut
+    out, the rest reduced to its brackets, and those matched against :func:`_nesting`.
+    """
+    rest = _JSON_STRING.sub("", text).translate(_OUTSIDE)
+    if rest.strip("[]"):
+        return "json"
+    return None if _nesting(max_depth).fullmatch(rest) else "json-depth"
+
+
+def load_json(text: str | bytes, what: str = "file", max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` for input from a link, a file, a peer or a person: the one bounded parser.
+
+    The codec, the save-file reader, the question-pack reader, a duel record's options and
+    the page (under Pyodide: the same Python) all parse through here, so none of them
+    recurses deeper than ``max_depth``. Raises :class:`SaveCodeError` (a ValueError):
+    ``json-depth`` for nesting, ``json`` for text that is not JSON.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveCodeError("encoding", f"The {what} is not UTF-8 text.") from None
+    problem = json_nesting_error(text, max_depth)
+    if problem == "json-depth":
+        raise SaveCodeError(
+            "json-depth",
+            f"The {what} is not a saved game: its brackets nest deeper than {max_depth} levels "
+            "or do not match.",
+        )
+    try:
+        if problem:
+            raise ValueError(problem)
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise SaveCodeError("json", f"The {what} does not hold a saved game (it is not valid JSON).") from None
 
 
 def _too_many_steps(what: str, steps: int) -> str:

@@ -31,7 +31,14 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
 from conquest.core import ConquestError
-from conquest.savecode import SLOT_KEY, SaveCodeError, check_slot_record, parse_save_json, validate_save
+from conquest.savecode import (
+    SLOT_KEY,
+    SaveCodeError,
+    check_slot_record,
+    load_json,
+    parse_save_json,
+    validate_save,
+)
 
 __all__ = ["StorageError", "Backend", "MemoryBackend", "Slot", "SlotStore", "CONFLICT_MESSAGE"]
 
@@ -185,8 +192,8 @@ class SlotStore:
         slots: list[Slot] = []
         if raw is not None:
             try:
-                items = json.loads(raw)
-            except (ValueError, RecursionError):
+                items = load_json(raw, "saved-games index")
+            except ValueError:
                 items = []
             if isinstance(items, list):
                 seen: set[str] = set()
@@ -348,7 +355,7 @@ class SlotStore:
         if raw is None:
             return None
         try:
-            obj = json.loads(raw)
+            obj = load_json(raw, "saved game")
             if isinstance(obj, dict) and SLOT_KEY in obj:
                 return check_slot_record(obj[SLOT_KEY], "saved game")
         except (ValueError, RecursionError, SaveCodeError):

@@ -447,10 +447,13 @@ def load_pack(text: str | bytes) -> dict[str, Any]:
             raise PackError(["the file is not UTF-8 text"]) from None
     if len(text) > 4 * PACK_MAX_BYTES:
         raise PackError([f"the file is larger than {4 * PACK_MAX_BYTES:,} characters"])
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise PackError([f"the file is not valid JSON ({exc})"]) from None
+    from conquest.savecode import SaveCodeError, load_json
+
+    try:  # the one bounded parser (issue 20, item 2): a pack nested 100,000 deep never recurses
+        raw = load_json(text, "question pack")
+    except SaveCodeError as exc:
+        reason = "its brackets nest too deeply or do not match" if exc.code == "json-depth" else "it is not valid JSON"
+        raise PackError([f"the file is not a question pack: {reason}"]) from None
     return seal_pack(raw)
 
 

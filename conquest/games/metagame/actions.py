@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conquest.core import InvalidAction
+from conquest.savecode import load_json
 
 __all__ = [
     "PickCapital",
@@ -259,11 +260,11 @@ def parse_record(text: str) -> tuple[str, DuelRecord]:
         )
     raw_opts = _unesc(m[5], "options")
     if raw_opts:
-        try:
-            opts = json.loads(raw_opts)
+        try:  # the one bounded parser (issue 20, item 2): lists 991 deep gave a RecursionError
+            opts = load_json(raw_opts, "duel record's options")
         except ValueError:
             raise InvalidAction(
-                "action.duel-options", "M12: the duel record's options are not JSON"
+                "action.duel-options", "M12: the duel record's options are not JSON (or nest too deeply)"
             ) from None
         if not isinstance(opts, dict) or not opts:
             raise InvalidAction(
