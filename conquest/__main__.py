@@ -64,18 +64,10 @@ def _say(out: TextIO, line: str) -> None:
 
 
 def _decode_link(text: str) -> dict[str, Any]:
-    """A full URL, a fragment (``h=c1.…``), or a bare code (``c1.…``)."""
-    from conquest import savecode
+    """A full URL, a fragment (``h=c1.…``), or a bare code (``c1.…``): the pages' own reader."""
+    from conquest.savecode import decode_link
 
-    decode_link = getattr(savecode, "decode_link", None)
-    if decode_link is not None:
-        return dict(decode_link(text))
-    frag = text.strip()
-    if "#" in frag:
-        frag = frag.rsplit("#", 1)[1]
-    if frag[:2] in ("h=", "v="):
-        return savecode.parse_fragment(frag)[1]
-    return savecode.decode_save(frag)
+    return decode_link(text)[1]
 
 
 def load_save_text(text: str) -> dict[str, Any]:

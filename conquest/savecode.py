@@ -51,6 +51,8 @@ __all__ = [
     "validate_save",
     "make_fragment",
     "parse_fragment",
+    "link_fragment",
+    "decode_link",
     "check_text",
     "json_nesting_error",
     "load_json",
@@ -422,16 +424,40 @@ def make_fragment(save: Mapping[str, Any], mode: str = "h") -> str:
     return f"{mode}={encode_save(save)}"
 
 
+def link_fragment(text: str) -> str:
+    """The fragment of a link: everything after its first ``#`` (the text itself if it has none).
+
+    The one reading of a fragment, as a browser's ``location.hash`` has it (the URL standard:
+    the fragment starts at the first ``#``; a later ``#`` belongs to it). The pages read
+    ``location.hash`` through :func:`parse_fragment` and ``verify`` reads a pasted URL
+    through :func:`decode_link`, both through here, so a URL with two ``#`` gets one verdict
+    (issue 20, item 6: verify read after the last ``#``, the page after the first).
+    """
+    text = text.strip()
+    return text.split("#", 1)[1] if "#" in text else text
+
+
 def parse_fragment(fragment: str) -> tuple[str, dict[str, Any]]:
-    """``(mode, save)`` from a URL fragment (with or without '#'); SaveCodeError if unusable."""
+    """``(mode, save)`` from a URL fragment (with or without '#', or a whole URL: see
+    :func:`link_fragment`); SaveCodeError if unusable."""
     if not isinstance(fragment, str):
         raise SaveCodeError("type", "A game link must be text.")
-    frag = fragment.strip()
-    if frag.startswith("#"):
-        frag = frag[1:]
+    frag = link_fragment(fragment).strip()
     mode, eq, code = frag.partition("=")
     if not eq or mode not in MODES:
         raise SaveCodeError(
             "not-a-link", "The part of the link after # is not a Conquest game (expected #h=… or #v=…)."
         )
     return MODES[mode], decode_save(code)
+
+
+def decode_link(text: str) -> tuple[str, dict[str, Any]]:
+    """``(mode, save)`` from anything a person pastes: a whole URL, a fragment (``#h=c1.…``,
+    ``h=c1.…``) or a bare code (``c1.…``, opened as a host link). ``verify`` and Check read
+    links here; the fragment is the page's own reading (:func:`link_fragment`)."""
+    if not isinstance(text, str):
+        raise SaveCodeError("type", "A game link must be text.")
+    frag = link_fragment(text).strip()
+    if frag[:2] in ("h=", "v="):
+        return parse_fragment(frag)
+    return MODES["h"], decode_save(frag)

@@ -205,7 +205,7 @@ class DuelDesk:
             self.shell.say("Paste the link of the finished duel first.", "error")
             return False
         try:
-            _, save = parse_fragment(text.split("#", 1)[1] if "#" in text else text)
+            _, save = parse_fragment(text)  # the one fragment reader (savecode.link_fragment)
         except SaveCodeError as exc:
             self.shell.say(f"That link could not be read: {exc.message}", "error")
             return False
