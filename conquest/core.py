@@ -29,6 +29,7 @@ The protocol (see ``shared/spec/design.md``):
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
@@ -45,6 +46,8 @@ __all__ = [
     "IllegalAction",
     "InvalidOptions",
     "ChanceSpec",
+    "OptionsSchema",
+    "excerpt",
     "Outcome",
     "Game",
     "games",
@@ -115,6 +118,223 @@ class Outcome:
 S = TypeVar("S")
 A = TypeVar("A")
 
+#: the most characters of untrusted text a message quotes (see :func:`excerpt`)
+EXCERPT_CHARS = 60
+
+
+def excerpt(text: object, limit: int = EXCERPT_CHARS) -> str:
+    """A short, escaped excerpt of untrusted text for messages: repr-quoted, at most ``limit`` characters.
+
+    Why: refusals are shown on pages and terminals; a crafted link's megabytes, control
+    characters or right-to-left overrides must not travel with them. ``repr`` escapes every
+    character Python does not consider printable. The one excerpt helper of the project
+    (:mod:`conquest.session` re-exports it): every refusal quotes raw input through it.
+    """
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 64:
+        return f"a number of about {int(text.bit_length() * 0.30103) + 1:,} digits"
+    if isinstance(text, (list, tuple, dict, set, frozenset)) and len(text) > limit:
+        return f"a {type(text).__name__} of {len(text):,} items"
+    s = text if isinstance(text, str) else str(text)
+    if len(s) > limit:
+        return repr(s[:limit]) + f"… ({len(s):,} characters)"
+    return repr(s)
+
+
+# ------------------------------------------------------------------------------------------
+# options schemas: type and range checked before any game builds anything from its options
+# ------------------------------------------------------------------------------------------
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _describe_schema(schema: Mapping[str, Any], bounds: Callable[[Any], int]) -> str:
+    if "any" in schema:
+        alts = [alt for alt in schema["any"] if "null" not in alt] or schema["any"]
+        return " or ".join(_describe_schema(alt, bounds) for alt in alts)
+    if "null" in schema:
+        return "nothing (null)"
+    if "bool" in schema:
+        return "true or false"
+    if "int" in schema:
+        lo, hi = (bounds(b) for b in schema["int"])
+        return f"a whole number {lo:,} to {hi:,}"
+    if "number" in schema:
+        return "a number"
+    if "text" in schema:
+        return f"text of at most {schema['text']:,} characters"
+    if "list" in schema:
+        lo, hi = (bounds(b) for b in schema["list"])
+        return f"a list of {lo:,} to {hi:,} items" if lo != hi else f"a list of {lo:,} items"
+    if "object" in schema:
+        return "an object"
+    return "plain data"
+
+
+class OptionsSchema:
+    """A game's options, declared as data under ``"options_schema"`` in its data file.
+
+    Why: the options come from links and files, and an engine that builds something from
+    them first (a list of a billion seats, issue 20 item 1; a map whose territories are a
+    number, item 5) fails with MemoryError or TypeError before its own checks. So every
+    option's type and range is checked here, by the protocol, before ``normalize_options``
+    runs (see :meth:`Game.__init_subclass__`), for every game the same way; an engine's own
+    checks then see only values of the declared shape. The schema is coarse on purpose
+    (types, ranges, sizes); the rules' exact checks stay in the engines.
+
+    A schema is one object per value: ``{"int": [lo, hi]}`` (a bound may be ``"min_seats"``
+    or ``"max_seats"``, the game's facts), ``{"number": true}``, ``{"bool": true}``,
+    ``{"null": true}``, ``{"text": max_chars}``, ``{"list": [lo, hi], "of": schema}``,
+    ``{"object": {key: schema}, "open": bool}`` (``open``: other keys hold any plain data),
+    ``{"any": [schema, ...]}``, ``{"json": true}`` (any plain data), ``{"ref": name}`` (a
+    schema under ``"defs"``). The whole: ``{"keys": {option: schema}, "defs": {...}}``; an
+    option's schema may name the ruling its refusal cites (``"rule": "W2"``).
+    """
+
+    def __init__(self, game: Game[Any, Any], spec: Mapping[str, Any]) -> None:
+        self.game = game
+        self.keys: Mapping[str, Any] = spec.get("keys", {})
+        self.defs: Mapping[str, Any] = spec.get("defs", {})
+
+    def _bound(self, b: Any) -> int:
+        if b == "min_seats":
+            return self.game.min_players
+        if b == "max_seats":
+            return self.game.max_players
+        return int(b)
+
+    def _fail(self, path: str, value: Any, schema: Mapping[str, Any]) -> InvalidOptions:
+        key = path.split(".")[0].split("[")[0]
+        want = _describe_schema(self._resolve(schema), self._bound)
+        if isinstance(value, str):
+            shown = excerpt(value, 30)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            shown = excerpt(value, 30)[1:-1] if abs(value) < 2**64 else excerpt(value)
+        elif isinstance(value, (list, tuple)):
+            shown = f"a list of {len(value):,} items"
+        else:
+            shown = _type_name(value)
+        rule = self.keys.get(key, {}).get("rule")
+        return InvalidOptions(
+            f"options.{key}", f"{rule + ': ' if rule else ''}the option {path} must be {want}, not {shown}"
+        )
+
+    def _resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        while "ref" in schema:
+            schema = self.defs[schema["ref"]]
+        return schema
+
+    def matches(self, value: Any, schema: Mapping[str, Any]) -> bool:
+        try:
+            self.check_value(value, schema, "")
+        except InvalidOptions:
+            return False
+        return True
+
+    def check_value(self, value: Any, schema: Mapping[str, Any], path: str) -> None:
+        schema = self._resolve(schema)
+        if "rule" in schema and len(schema) == 1:
+            raise ValueError(f"{self.game.id}: an options schema with a rule but no type")
+        if "any" in schema:
+            for alt in schema["any"]:
+                if self.matches(value, alt):
+                    return
+            # the message of the alternative of the same type, else the whole choice
+            same = [a for a in schema["any"] if self._same_kind(value, self._resolve(a))]
+            if len(same) == 1:
+                self.check_value(value, same[0], path)
+            raise self._fail(path, value, schema)
+        if "json" in schema:
+            return
+        if "null" in schema:
+            if value is not None:
+                raise self._fail(path, value, schema)
+            return
+        if "bool" in schema:
+            if not isinstance(value, bool):
+                raise self._fail(path, value, schema)
+            return
+        if "int" in schema:
+            lo, hi = (self._bound(b) for b in schema["int"])
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise self._fail(path, value, schema)
+            return
+        if "number" in schema:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise self._fail(path, value, schema)
+            return
+        if "text" in schema:
+            if not isinstance(value, str) or len(value) > schema["text"]:
+                raise self._fail(path, value, schema)
+            return
+        if "list" in schema:
+            lo, hi = (self._bound(b) for b in schema["list"])
+            if not isinstance(value, (list, tuple)) or not lo <= len(value) <= hi:
+                raise self._fail(path, value, schema)
+            for i, item in enumerate(value):
+                self.check_value(item, schema["of"], f"{path}[{i}]")
+            return
+        if "object" in schema:
+            if not isinstance(value, Mapping):
+                raise self._fail(path, value, schema)
+            self.check_keys(value, schema["object"], path, open_=bool(schema.get("open")))
+            return
+        raise ValueError(f"{self.game.id}: unknown options schema {dict(schema)!r}")
+
+    @staticmethod
+    def _same_kind(value: Any, schema: Mapping[str, Any]) -> bool:
+        kinds = {"list": (list, tuple), "object": (Mapping,), "text": (str,)}
+        return any(k in schema and isinstance(value, t) for k, t in kinds.items())
+
+    def check_keys(self, obj: Mapping[str, Any], keys: Mapping[str, Any], path: str, open_: bool = False) -> None:
+        where = f" in {path}" if path else ""
+        if not open_:
+            unknown = [k for k in obj if k not in keys]
+            if unknown:
+                shown = ", ".join(excerpt(k, 30) for k in unknown[:3]) + (", …" if len(unknown) > 3 else "")
+                raise InvalidOptions(
+                    "options.unknown",
+                    f"{self.game.title} has no option{'s' if len(unknown) > 1 else ''} {shown}{where}",
+                )
+        for key, sub in keys.items():
+            if key in obj:
+                self.check_value(obj[key], sub, f"{path}.{key}" if path else key)
+
+    def check(self, options: Any) -> None:
+        """Raise :class:`InvalidOptions` unless ``options`` fit the schema; builds nothing."""
+        if options is None:
+            return
+        if not isinstance(options, Mapping):
+            raise InvalidOptions("options", f"{self.game.title}: the options must be an object, not {_type_name(options)}")
+        self.check_keys(options, self.keys, "")
+
+
+def _checked_normalize(normalize: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """``normalize_options`` behind the game's options schema (see :class:`OptionsSchema`)."""
+
+    @functools.wraps(normalize)
+    def checked(self: Game[Any, Any], options: Mapping[str, Any] | None) -> dict[str, Any]:
+        schema = self.options_schema
+        if schema is not None:
+            schema.check(options)
+        return normalize(self, options)
+
+    checked.__schema_checked__ = True  # type: ignore[attr-defined]
+    return checked
+
 
 class Game(ABC, Generic[S, A]):
     """One game's rules. Subclasses are stateless: all state is in the state values."""
@@ -145,6 +365,31 @@ class Game(ABC, Generic[S, A]):
         return self.facts.ruling_prefix
 
     # -- set-up -----------------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's ``normalize_options`` first checks its options schema: the one
+        place where options are checked for type and range (issue 20, item 1), whichever
+        caller (a link, a file, the set-up page, ``new_game`` itself) normalises them."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("normalize_options")
+        if own is not None and not getattr(own, "__schema_checked__", False):
+            cls.normalize_options = _checked_normalize(own)  # type: ignore[method-assign]
+
+    @property
+    def options_schema(self) -> OptionsSchema | None:
+        """The game's options schema, from ``"options_schema"`` in its data file (cached).
+
+        None only for a game without a data file (a test's own game); every registered game
+        declares one (tests/test_hardening_options.py)."""
+        if "_options_schema" not in self.__dict__:
+            from conquest.catalog import CatalogError, load_data
+
+            try:
+                spec = load_data(self.id).get("options_schema")
+            except CatalogError:
+                spec = None
+            self.__dict__["_options_schema"] = OptionsSchema(self, spec) if isinstance(spec, Mapping) else None
+        return self.__dict__["_options_schema"]
+
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Check options and fill defaults; raise :class:`InvalidOptions`. Must be idempotent."""
         return dict(options or {})

@@ -18,31 +18,20 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conquest.core import ChanceSpec, Game, GameError, IllegalAction, InvalidOptions, get_game
+from conquest.core import (
+    ChanceSpec,
+    Game,
+    GameError,
+    IllegalAction,
+    InvalidOptions,
+    excerpt,
+    get_game,
+)
 from conquest.rng import Rng, new_seed
 
 __all__ = ["SAVE_FORMAT", "Save", "ReplayError", "Match", "Step", "advance", "replay", "replay_steps", "excerpt"]
 
 SAVE_FORMAT = 1
-#: the most characters of a log entry (or any input) a message quotes
-EXCERPT_CHARS = 60
-
-
-def excerpt(text: object, limit: int = EXCERPT_CHARS) -> str:
-    """A short, escaped excerpt of untrusted text for messages: repr-quoted, at most ``limit`` characters.
-
-    Why: refusals are shown on pages and terminals; a crafted link's megabytes, control
-    characters or right-to-left overrides must not travel with them. ``repr`` escapes every
-    character Python does not consider printable.
-    """
-    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 64:
-        return f"a number of about {int(text.bit_length() * 0.30103) + 1:,} digits"
-    s = text if isinstance(text, str) else str(text)
-    if len(s) > limit:
-        return repr(s[:limit]) + f"… ({len(s):,} characters)"
-    return repr(s)
-
-
 @dataclass(frozen=True)
 class Save:
     """A whole game as data: what links, files and localStorage carry."""
