@@ -135,9 +135,19 @@ def excerpt(text: object, limit: int = EXCERPT_CHARS) -> str:
     if isinstance(text, (list, tuple, dict, set, frozenset)) and len(text) > limit:
         return f"a {type(text).__name__} of {len(text):,} items"
     s = text if isinstance(text, str) else str(text)
-    if len(s) > limit:
-        return repr(s[:limit]) + f"… ({len(s):,} characters)"
-    return repr(s)
+    shown = s[:limit]
+    quoted = repr(shown)
+    if len(quoted) > limit + 2:  # escapes (\u202e is six characters) count against the limit too
+        width = 0
+        for end, ch in enumerate(shown):
+            width += len(repr(ch)) - 2
+            if width > limit:
+                shown = shown[:end]
+                break
+        quoted = repr(shown)
+    if len(shown) < len(s):
+        return quoted + f"… ({len(s):,} characters)"
+    return quoted
 
 
 # ------------------------------------------------------------------------------------------

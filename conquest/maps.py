@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from conquest.core import excerpt
+
 __all__ = [
     "Group",
     "MapData",
@@ -109,7 +111,7 @@ class MapData:
         try:
             return self._by_id[tid]
         except KeyError:
-            raise MapError(f"map {self.id!r}: unknown territory {tid!r}") from None
+            raise MapError(f"map {self.id!r}: unknown territory {excerpt(tid)}") from None
 
     def index(self, tid: str) -> int:
         return self.territory(tid).index
@@ -122,14 +124,14 @@ class MapData:
         try:
             return self._adj[tid]
         except KeyError:
-            raise MapError(f"map {self.id!r}: unknown territory {tid!r}") from None
+            raise MapError(f"map {self.id!r}: unknown territory {excerpt(tid)}") from None
 
     def are_adjacent(self, a: str, b: str) -> bool:
         self.territory(b)
         try:
             return b in self._adjset[a]
         except KeyError:
-            raise MapError(f"map {self.id!r}: unknown territory {a!r}") from None
+            raise MapError(f"map {self.id!r}: unknown territory {excerpt(a)}") from None
 
     def distances_from(self, tid: str) -> dict[str, int]:
         """Graph distance (number of borders crossed) to every territory; BFS, cached.
@@ -162,16 +164,16 @@ def _fail(source: str, what: str) -> MapError:
 
 def _req(obj: dict, key: str, typ: type | tuple[type, ...], source: str, where: str = "map") -> Any:
     if key not in obj:
-        raise _fail(source, f"{where} lacks {key!r}")
+        raise _fail(source, f"{where} lacks {excerpt(key)}")
     val = obj[key]
     if isinstance(val, bool) and typ is not bool or not isinstance(val, typ):
-        raise _fail(source, f"{where}: {key!r} has the wrong type ({type(val).__name__})")
+        raise _fail(source, f"{where}: {excerpt(key)} has the wrong type ({type(val).__name__})")
     return val
 
 
 def _pair(item: Any, source: str, what: str) -> tuple[str, str]:
     if not (isinstance(item, list | tuple) and len(item) == 2 and all(isinstance(x, str) for x in item)):
-        raise _fail(source, f"{what} entry {item!r} is not a pair of territory ids")
+        raise _fail(source, f"{what} entry {excerpt(item)} is not a pair of territory ids")
     return item[0], item[1]
 
 
@@ -196,17 +198,17 @@ def parse_map(obj: dict, source: str) -> MapData:
         if not isinstance(t, dict):
             raise _fail(source, f"{where} is not an object")
         tid = _req(t, "id", str, source, where)
-        where = f"territory {tid!r}"
+        where = f"territory {excerpt(tid)}"
         if not _SLUG.match(tid):
             raise _fail(source, f"{where}: id is not a lowercase slug [a-z0-9-]")
         if tid in seen_ids:
-            raise _fail(source, f"duplicate territory id {tid!r}")
+            raise _fail(source, f"duplicate territory id {excerpt(tid)}")
         seen_ids.add(tid)
         name = _req(t, "name", str, source, where)
         if not name.strip():
             raise _fail(source, f"{where}: empty name")
         if name in seen_names:
-            raise _fail(source, f"duplicate territory name {name!r}")
+            raise _fail(source, f"duplicate territory name {excerpt(name)}")
         seen_names.add(name)
         group = _req(t, "group", str, source, where)
         label = _req(t, "label", list, source, where)
@@ -223,10 +225,10 @@ def parse_map(obj: dict, source: str) -> MapData:
     for item in _req(obj, "edges", list, source):
         a, b = _pair(item, source, "edges")
         if a == b:
-            raise _fail(source, f"self loop on {a!r}")
+            raise _fail(source, f"self loop on {excerpt(a)}")
         for x in (a, b):
             if x not in seen_ids:
-                raise _fail(source, f"edge {[a, b]} names unknown territory {x!r}")
+                raise _fail(source, f"edge {excerpt([a, b])} names unknown territory {excerpt(x)}")
         key = (a, b) if a < b else (b, a)
         if key in edges:
             raise _fail(source, f"edge {list(key)} listed twice")
@@ -250,24 +252,24 @@ def parse_map(obj: dict, source: str) -> MapData:
             raise _fail(source, "group entry is not an object")
         gid = _req(g, "id", str, source, "group")
         if gid in gids:
-            raise _fail(source, f"duplicate group id {gid!r}")
+            raise _fail(source, f"duplicate group id {excerpt(gid)}")
         gids.add(gid)
-        gname = _req(g, "name", str, source, f"group {gid!r}")
-        bonus = _req(g, "bonus", int, source, f"group {gid!r}")
-        members = _req(g, "territories", list, source, f"group {gid!r}")
+        gname = _req(g, "name", str, source, f"group {excerpt(gid)}")
+        bonus = _req(g, "bonus", int, source, f"group {excerpt(gid)}")
+        members = _req(g, "territories", list, source, f"group {excerpt(gid)}")
         for tid in members:
             if tid not in seen_ids:
-                raise _fail(source, f"group {gid!r} names unknown territory {tid!r}")
+                raise _fail(source, f"group {excerpt(gid)} names unknown territory {excerpt(tid)}")
             if tid in member_of:
-                raise _fail(source, f"territory {tid!r} is in groups {member_of[tid]!r} and {gid!r}")
+                raise _fail(source, f"territory {excerpt(tid)} is in groups {excerpt(member_of[tid])} and {excerpt(gid)}")
             member_of[tid] = gid
         groups.append(Group(gid, gname, bonus, tuple(members)))
     for t in territories:
         if t.id not in member_of:
-            raise _fail(source, f"territory {t.id!r} is in no group")
+            raise _fail(source, f"territory {excerpt(t.id)} is in no group")
         if member_of[t.id] != t.group:
             raise _fail(
-                source, f"territory {t.id!r} says group {t.group!r} but group {member_of[t.id]!r} lists it"
+                source, f"territory {excerpt(t.id)} says group {excerpt(t.group)} but group {excerpt(member_of[t.id])} lists it"
             )
 
     context = obj.get("context", [])
@@ -303,7 +305,7 @@ def parse_map(obj: dict, source: str) -> MapData:
 def load_map(map_id: str) -> MapData:
     """Load and validate a bundled map by id (cached: maps are immutable)."""
     if not _SLUG.match(map_id or ""):
-        raise MapError(f"{map_id!r} is not a map id")
+        raise MapError(f"{excerpt(map_id)} is not a map id")
     path = DATA_DIR / f"{map_id}.json"
     source = f"conquest/data/maps/{map_id}.json"
     try:
@@ -321,7 +323,7 @@ def load_map_file(text: str, source: str, expected_id: str | None = None) -> Map
         raise MapError(f"{source}: not valid JSON ({exc})") from None
     m = parse_map(obj, source)
     if expected_id is not None and m.id != expected_id:
-        raise MapError(f"{source}: id {m.id!r} does not match the file name")
+        raise MapError(f"{source}: id {excerpt(m.id)} does not match the file name")
     return m
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conquest.core import InvalidAction
+from conquest.core import InvalidAction, excerpt
 
 __all__ = [
     "Action",
@@ -120,7 +120,7 @@ def parse_part(text: str) -> Part:
     if not m:
         raise InvalidAction(
             "action.answer",
-            f"{text[:30]!r} is not an answer: write <number>@<milliseconds>, <letter A-D>@<milliseconds> or -",
+            f"{excerpt(text, 30)} is not an answer: write <number>@<milliseconds>, <letter A-D>@<milliseconds> or -",
         )
     return (m[1] if m[1] else int(m[2]), int(m[3]))
 
@@ -142,4 +142,4 @@ def parse_action(text: str) -> Action:
         return Bases(tuple(int(v) for v in m[1].split(".")))
     if m := _RE_ORDER.fullmatch(s):
         return Order(tuple(int(c) for c in m[1]))
-    raise InvalidAction("action.syntax", f"{text[:40]!r} is not a Short Campaign action")
+    raise InvalidAction("action.syntax", f"{excerpt(text, 40)} is not a Short Campaign action")

@@ -21,7 +21,7 @@ from itertools import product
 from typing import Any
 
 from conquest.catalog import load_data
-from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
+from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
 from conquest.games.campaign.actions import (
     Action,
     Answers,
@@ -220,7 +220,7 @@ def _clean_names(raw: list[Any], code: str) -> list[str]:
         if len(name) > MAX_NAME:
             raise InvalidOptions(code, f"player {i + 1}'s name is longer than {MAX_NAME}")
         if name.casefold() in {n.casefold() for n in names}:
-            raise InvalidOptions(code, f"two players are called {name!r}")
+            raise InvalidOptions(code, f"two players are called {excerpt(name)}")
         names.append(name)
     return names
 
@@ -283,7 +283,7 @@ def _norm_map(raw: Any) -> str:
     except MapError as exc:
         raise InvalidOptions("options.map", str(exc)) from None
     if not triples:
-        raise InvalidOptions("options.map", f"S1: the map {raw!r} has no three territories that do not border")
+        raise InvalidOptions("options.map", f"S1: the map {excerpt(raw)} has no three territories that do not border")
     if len(board(raw)) > 200:
         raise InvalidOptions("options.map", "S1: the map is too large for a short campaign (200 territories at most)")
     return raw
@@ -594,7 +594,7 @@ class CampaignGame(Game[State, Action]):
             action = parse_action(action)
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise InvalidAction("action.type", f"{action!r} is not a Short Campaign action")
+            raise InvalidAction("action.type", f"{excerpt(action)} is not a Short Campaign action")
         return handler(self, state, action)
 
     def _phase(self, state: State, action: Action, *phases: str) -> None:
@@ -636,11 +636,11 @@ class CampaignGame(Game[State, Action]):
         q = self.question(state, a.qid)
         kind = self.question_kind(state)
         if q is None:
-            raise _illegal("S8.unknown-question", f"S8: there is no question {a.qid!r} in this game's questions")
+            raise _illegal("S8.unknown-question", f"S8: there is no question {excerpt(a.qid)} in this game's questions")
         if q.kind != kind:
-            raise _illegal("S8.question-kind", f"S8: a {kind} question is needed now; {a.qid!r} is a {q.kind} question")
+            raise _illegal("S8.question-kind", f"S8: a {kind} question is needed now; {excerpt(a.qid)} is a {q.kind} question")
         if not self.setup(state).pool.may_draw(kind, state.used, a.qid):
-            raise _illegal("S8.repeat", f"S8: question {a.qid!r} was already asked in this game")
+            raise _illegal("S8.repeat", f"S8: question {excerpt(a.qid)} was already asked in this game")
         return replace(state, phase="answer", question=a.qid, used=state.used.plus(a.qid))
 
     def _check_answers(self, state: State, q: Question, a: Answers) -> None:
@@ -656,11 +656,11 @@ class CampaignGame(Game[State, Action]):
             answer, ms = p
             if not isinstance(ms, int) or isinstance(ms, bool) or not 0 <= ms <= limit:
                 raise _illegal(
-                    "S8.time", f"S8: answers are timed: seat {s}'s time must be 0 to {limit} milliseconds, not {ms!r}"
+                    "S8.time", f"S8: answers are timed: seat {s}'s time must be 0 to {limit} milliseconds, not {excerpt(ms)}"
                 )
             if q.kind == CHOICE:
                 if not isinstance(answer, str) or answer not in LETTERS[: len(q.options)]:
-                    raise _illegal("S5.option", f"S5: seat {s} must answer with an option letter A-D, not {answer!r}")
+                    raise _illegal("S5.option", f"S5: seat {s} must answer with an option letter A-D, not {excerpt(answer)}")
             elif isinstance(answer, bool) or not isinstance(answer, int) or not q.lo <= answer <= q.hi:
                 raise _illegal(
                     "S3.guess-range", f"S3: seat {s}'s guess must be a whole number from {q.lo:,} to {q.hi:,}"

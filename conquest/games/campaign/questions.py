@@ -31,7 +31,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from conquest.catalog import DATA_DIR
-from conquest.core import InvalidOptions
+from conquest.core import InvalidOptions, excerpt
 
 if TYPE_CHECKING:
     from conquest.games.campaign.state import Used
@@ -266,7 +266,7 @@ def _check_raw_question(i: int, q: Any, problems: list[str]) -> dict[str, Any] |
         return None
     extra = sorted(set(q) - _Q_KEYS[kind])
     if extra:
-        problems.append(f"{where}: unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}")
+        problems.append(f"{where}: unknown field{'s' if len(extra) > 1 else ''} {', '.join(excerpt(x, 30) for x in extra[:5])}")
     bad = len(problems)
     text = q.get("text")
     if not isinstance(text, str) or not PACK_MIN_TEXT <= len(_clean(text)) <= PACK_MAX_TEXT:
@@ -336,7 +336,7 @@ def seal_pack(raw: Any) -> dict[str, Any]:
         raise PackError(["the pack must be a JSON object with a title and a list of questions"])
     extra = sorted(set(raw) - _RAW_KEYS)
     if extra:
-        problems.append(f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}")
+        problems.append(f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(excerpt(x, 30) for x in extra[:5])}")
     if _bad(raw.get("title")) or _bad(raw.get("source")):
         problems.append('"title" and "source" may not hold control characters or broken characters')
     title = raw.get("title")
@@ -392,7 +392,7 @@ def unseal_pack(sealed: Any) -> dict[str, Any]:
         raise PackError(["the pack in the options is damaged (expected title, cats and q)"])
     extra = sorted(set(sealed) - {"title", "source", "cats", "q"})
     if extra:
-        raise PackError([f"the pack in the options has unknown fields {', '.join(map(repr, extra))}"])
+        raise PackError([f"the pack in the options has unknown fields {', '.join(excerpt(x, 30) for x in extra[:5])}"])
     cats = sealed["cats"]
     if not all(isinstance(c, str) for c in cats):
         raise PackError(["the pack's categories must be names"])

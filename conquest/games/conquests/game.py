@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conquest.core import Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
+from conquest.core import Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
 
 from . import rules as R
 
@@ -101,22 +101,22 @@ def parse_action(text: str) -> Action:
     if not m:
         raise InvalidAction(
             "syntax",
-            f"{text!r} is not a move: write from-square and to-square such as 'b2b3', "
+            f"{excerpt(text)} is not a move: write from-square and to-square such as 'b2b3', "
             "and after a General move optionally '+', a fighter letter, its level, '@' and a square "
             "(e.g. 'c1c2+S2@b1')",
         )
     frm, to = R.parse_square(m.group(1)), R.parse_square(m.group(2))
     if frm == to:
-        raise InvalidAction("syntax", f"{text!r} does not move: from and to are the same square")
+        raise InvalidAction("syntax", f"{excerpt(text)} does not move: from and to are the same square")
     if m.group(3) is None:
         return Action(frm, to)
     kind = R.KINDS.index(m.group(3).upper())
     level = int(m.group(4))
     if kind == R.GENERAL:
-        raise InvalidAction("syntax", f"{text!r}: a General is never in the reserve (C2, C3)")
+        raise InvalidAction("syntax", f"{excerpt(text)}: a General is never in the reserve (C2, C3)")
     if not 1 <= level <= R.MAX_LEVEL[kind]:
         raise InvalidAction(
-            "syntax", f"{text!r}: a {R.NAMES[kind]} has levels 1 to {R.MAX_LEVEL[kind]} (C2)"
+            "syntax", f"{excerpt(text)}: a {R.NAMES[kind]} has levels 1 to {R.MAX_LEVEL[kind]} (C2)"
         )
     psq = R.parse_square(m.group(5))
     return Action(frm, to, kind << 2 | level, psq)
@@ -191,7 +191,7 @@ def _parse_pieces(text: str, where: str) -> list[int | None]:
     for m in _PIECE_RE.finditer(text):
         letter, pluses, digit, other = m.groups()
         if other is not None:
-            raise _bad(f"unexpected {other!r} in {where}")
+            raise _bad(f"unexpected {excerpt(other)} in {where}")
         if digit is not None:
             out.extend([None] * int(digit))
             continue
@@ -235,7 +235,7 @@ def position_from_text(text: str) -> State:
                 raise _bad("a General is never in the reserve (C3)")
             reserves[R.owner_of(p)].append(p & 31)
     if side_text not in ("w", "b"):
-        raise _bad(f"side to move must be 'w' or 'b', not {side_text!r}")
+        raise _bad(f"side to move must be 'w' or 'b', not {excerpt(side_text)}")
     side = 0 if side_text == "w" else 1
     quiet, move_no = 0, 1
     if len(fields) == 5:
@@ -459,7 +459,7 @@ class ConquestsGame(Game[State, Action]):
         if isinstance(action, str):
             action = parse_action(action)
         if not isinstance(action, Action):
-            raise InvalidAction("type", f"not an action of {self.title}: {action!r}")
+            raise InvalidAction("type", f"not an action of {self.title}: {excerpt(action)}")
         if self.outcome(state) is not None:
             raise IllegalAction("game_over", f"C5: {action}: the game is over")
         if action not in _analyse(state.board, state.reserves, state.to_move)[0]:

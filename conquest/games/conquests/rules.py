@@ -20,6 +20,8 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from pathlib import Path
 from typing import Any
 
+from conquest.core import excerpt
+
 __all__ = [
     "DATA_PATH",
     "KINDS",
@@ -98,7 +100,7 @@ def square_name(sq: int) -> str:
 def parse_square(text: str) -> int:
     """``"c2"`` -> 8; raises ValueError on anything that is not a square of the 6x6 board."""
     if len(text) != 2 or text[0] not in FILES or text[1] not in "123456":
-        raise ValueError(f"{text!r} is not a square (files a-f, ranks 1-6)")
+        raise ValueError(f"{excerpt(text)} is not a square (files a-f, ranks 1-6)")
     return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
 
 
@@ -140,7 +142,7 @@ def _check_data(data: Mapping[str, Any]) -> None:
                         or not all(isinstance(v, int) for v in vec)
                         or vec == [0, 0]
                     ):
-                        raise ValueError(f"conquests.json: {letter}{lvl}: bad vector {vec!r}")
+                        raise ValueError(f"conquests.json: {letter}{lvl}: bad vector {excerpt(vec)}")
     if len(fighters["G"]["levels"]) != 1:
         raise ValueError("conquests.json: the General is never promoted (C2): one level only")
     placement = data.get("placement", {})

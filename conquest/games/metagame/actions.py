@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from conquest.core import InvalidAction
+from conquest.core import InvalidAction, excerpt
 from conquest.savecode import load_json
 
 __all__ = [
@@ -77,10 +77,7 @@ def quote(text: object, limit: int = QUOTE_CHARS) -> str:
     Why: refusals end up on pages and terminals; a 2,000-character action text, control
     characters or a right-to-left override from a crafted link must not travel with them.
     """
-    s = text if isinstance(text, str) else str(text)
-    if len(s) > limit:
-        return repr(s[:limit]) + f"… ({len(s):,} characters)"
-    return repr(s)
+    return excerpt(text, limit)  # the one excerpt helper (conquest.core), under the metagame's limit
 
 
 @dataclass(frozen=True)

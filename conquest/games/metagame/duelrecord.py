@@ -31,7 +31,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from conquest.core import GameError, IllegalAction
+from conquest.core import GameError, IllegalAction, excerpt
 from conquest.games.metagame.actions import (
     MAX_RECORD_CHARS,
     SEAT_KEYS,
@@ -174,7 +174,7 @@ def duel_from_save(state: Any, save: Mapping[str, Any]) -> tuple[str, DuelRecord
         raise IllegalAction("M12.no-duel", "M12: no duel in one of the site's own games is due now")
     if save.get("game") != gid:
         raise IllegalAction(
-            "M12.duel-game", f"M12: the wheel chose {gid}; that save is a game of {save.get('game')!r}"
+            "M12.duel-game", f"M12: the wheel chose {gid}; that save is a game of {excerpt(save.get('game'))}"
         )
     game = get_game(gid)
     raw = dict(save.get("options") or {})

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conquest.core import InvalidAction
+from conquest.core import InvalidAction, excerpt
 from conquest.games.reign.data import Rules
 
 __all__ = [
@@ -237,17 +237,17 @@ class ActionCodec:
         if not self._layout.fullmatch(body) or len(set(body)) != 6:
             raise InvalidAction(
                 "action.layout",
-                f"{text!r}: a layout names each of the six territories {self.territory_codes} once",
+                f"{excerpt(text)}: a layout names each of the six territories {self.territory_codes} once",
             )
         return body
 
     def cards(self, body: str, text: str, n: int | None = None) -> str:
         if not body or any(c not in self.card_codes for c in body) or len(set(body)) != len(body):
             raise InvalidAction(
-                "action.cards", f"{text!r}: name strategy cards by their letters {self.card_codes}, each once"
+                "action.cards", f"{excerpt(text)}: name strategy cards by their letters {self.card_codes}, each once"
             )
         if n is not None and len(body) != n:
-            raise InvalidAction("action.cards", f"{text!r}: name exactly {n} strategy cards")
+            raise InvalidAction("action.cards", f"{excerpt(text)}: name exactly {n} strategy cards")
         return "".join(sorted(body, key=self.card_codes.index))
 
     def buys(self, counts: tuple[int, ...]) -> str:
@@ -267,7 +267,7 @@ class ActionCodec:
         if not m:
             raise InvalidAction(
                 "action.part",
-                f"{text!r}: a battle choice is a card letter ({self.card_codes}) and purchases such as m1a2 "
+                f"{excerpt(text)}: a battle choice is a card letter ({self.card_codes}) and purchases such as m1a2 "
                 f"(kinds {self.kind_codes})",
             )
         counts = [0] * len(self.kind_codes)
@@ -276,17 +276,17 @@ class ActionCodec:
         for i in range(0, len(s), 2):
             k, n = s[i], int(s[i + 1])
             if k in seen:
-                raise InvalidAction("action.part", f"{text!r} names the purchase {k!r} twice")
+                raise InvalidAction("action.part", f"{excerpt(text)} names the purchase {excerpt(k)} twice")
             seen.add(k)
             if not 1 <= n <= self.rules.max_each:
                 raise InvalidAction(
                     "action.purchases",
-                    f"{text!r}: R6: at most {self.rules.max_each} of each kind per battle, at least 1 when named",
+                    f"{excerpt(text)}: R6: at most {self.rules.max_each} of each kind per battle, at least 1 when named",
                 )
             counts[self.kind_codes.index(k)] = n
         if sum(counts) > self.rules.max_total:
             raise InvalidAction(
-                "action.purchases", f"{text!r}: R6: at most {self.rules.max_total} purchases in all per battle"
+                "action.purchases", f"{excerpt(text)}: R6: at most {self.rules.max_total} purchases in all per battle"
             )
         return Part(m[1], self.buys(tuple(counts)))
 
@@ -297,7 +297,7 @@ class ActionCodec:
             raise InvalidAction("action.type", "an action must be text")
         s = text.strip()
         if not s or len(s) > _MAX_TEXT:
-            raise InvalidAction("action.syntax", f"{text[:_MAX_TEXT]!r} is not a To Reign Supreme action")
+            raise InvalidAction("action.syntax", f"{excerpt(text[:_MAX_TEXT])} is not a To Reign Supreme action")
         head, body = s[0], s[1:]
         if s == "p":
             return Fight()
@@ -310,7 +310,7 @@ class ActionCodec:
             limit = self.rules.recruit_max.value if head == "+" else self.rules.disband_max.value
             if not 1 <= n <= limit:
                 what = "Recruit" if head == "+" else "Disband"
-                raise InvalidAction("action.amount", f"{s!r}: R5: {what} 1 to {limit} at a time")
+                raise InvalidAction("action.amount", f"{excerpt(s)}: R5: {what} 1 to {limit} at a time")
             return Recruit(n) if head == "+" else Disband(n)
         if head in "brd" and len(body) == 1 and body in self.territory_codes:
             return {"b": Battle, "r": Reform, "d": Develop}[head](body)
@@ -328,4 +328,4 @@ class ActionCodec:
         if "/" in s:
             a, _, b = s.partition("/")
             return Reveal((self.part(a, s), self.part(b, s)))
-        raise InvalidAction("action.syntax", f"{text[:_MAX_TEXT]!r} is not a To Reign Supreme action")
+        raise InvalidAction("action.syntax", f"{excerpt(text[:_MAX_TEXT])} is not a To Reign Supreme action")

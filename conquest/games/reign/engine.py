@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import combinations, product
 from typing import Any
 
-from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
+from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
 from conquest.games.reign.actions import (
     Action,
     ActionCodec,
@@ -135,7 +135,7 @@ class ReignGame(Game[State, Action]):
             raise InvalidOptions("options.unknown", f"unknown option(s): {', '.join(sorted(unknown))}")
         setup = raw.get("setup", "easy")
         if setup not in SETUPS:
-            raise InvalidOptions("options.setup", f"R1: the setup is 'easy' or 'challenging', not {setup!r}")
+            raise InvalidOptions("options.setup", f"R1: the setup is 'easy' or 'challenging', not {excerpt(setup)}")
         out: dict[str, Any] = {"setup": setup}
         seats = raw.get("seats")
         if seats is not None:
@@ -157,7 +157,7 @@ class ReignGame(Game[State, Action]):
                 bot = s.get("bot")
                 if bot is not None:
                     if bot not in self.bot_levels():
-                        raise InvalidOptions("options.seats", f"seat {i + 1}'s computer level is unknown: {str(bot)[:40]!r}")
+                        raise InvalidOptions("options.seats", f"seat {i + 1}'s computer level is unknown: {excerpt(bot, 40)}")
                     seat["bot"] = bot
                 kept.append(seat)
             if any("name" in s for s in seats):  # names given with the seats (idempotent without)
@@ -255,7 +255,7 @@ class ReignGame(Game[State, Action]):
         try:
             return state.place_of(self.rules.territory_index(code))
         except (KeyError, ValueError):
-            raise InvalidAction("action.territory", f"{text!r}: no territory has the code {code!r}") from None
+            raise InvalidAction("action.territory", f"{excerpt(text)}: no territory has the code {excerpt(code)}") from None
 
     # -- whose move ---------------------------------------------------------------------
     def to_move(self, state: State) -> int | None:
@@ -327,13 +327,13 @@ class ReignGame(Game[State, Action]):
             if state.phase == "setup":
                 text = p if isinstance(p, str) else p.cards if isinstance(p, Pick) else None
                 if text is None:
-                    raise InvalidAction("action.part", f"{p!r} is not a choice of two tracker cards")
+                    raise InvalidAction("action.part", f"{excerpt(p)} is not a choice of two tracker cards")
                 p = Pick(self.codec.cards(text, text, 2))
             else:
                 if isinstance(p, str):
                     p = self.codec.part(p, p)
                 if not isinstance(p, Part):
-                    raise InvalidAction("action.part", f"{p!r} is not a battle choice")
+                    raise InvalidAction("action.part", f"{excerpt(p)} is not a battle choice")
                 self._check_part(state, seat, p)
             got.append(p)
         if state.phase == "setup":
@@ -419,7 +419,7 @@ class ReignGame(Game[State, Action]):
             action = self.parse_action(action)
         handler = self._HANDLERS.get(type(action))
         if handler is None:
-            raise InvalidAction("action.type", f"not an action of To Reign Supreme: {action!r}")
+            raise InvalidAction("action.type", f"not an action of To Reign Supreme: {excerpt(action)}")
         if state.phase == "over":
             raise _illegal("R11.over", f"R11: {action}: the game is over, {state.names[state.winner or 0]} has won")
         return handler(self, state, action)
@@ -535,7 +535,7 @@ class ReignGame(Game[State, Action]):
         r = self.rules
         p = state.players[seat]
         if not isinstance(part, Part) or self.codec.part(str(part), str(part)) != part:
-            raise InvalidAction("action.part", f"{part!r} is not a battle choice in canonical form")
+            raise InvalidAction("action.part", f"{excerpt(part)} is not a battle choice in canonical form")
         card = r.card_index(part.card)
         if card not in p.hand:
             held = ", ".join(r.cards[c].name for c in sorted(p.hand)) or "nothing"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conquest.core import InvalidAction
+from conquest.core import InvalidAction, excerpt
 
 from .rules import CARD_KINDS, RULES
 
@@ -189,7 +189,7 @@ def parse_action(text: str) -> Action:
         raise InvalidAction("action.type", "an action must be text")
     s = text.strip()
     if not s or len(s) > 80:
-        raise InvalidAction("action.syntax", f"{text[:40]!r} is not a World Conquest action")
+        raise InvalidAction("action.syntax", f"{excerpt(text[:40])} is not a World Conquest action")
     head = s[0]
     if s == "e":
         return EndTurn()
@@ -197,7 +197,7 @@ def parse_action(text: str) -> Action:
         return Place(int(m[1]), int(m[2]) if m[2] else 1)
     if head == "R" and (m := _RE_ROLL.fullmatch(s)):
         if max(map(int, m[1] + m[2])) > RULES.sides:
-            raise InvalidAction("action.faces", f"{s!r}: W9: dice show 1 to {RULES.sides}")
+            raise InvalidAction("action.faces", f"{excerpt(s)}: W9: dice show 1 to {RULES.sides}")
         return Roll(
             tuple(sorted(map(int, m[1]), reverse=True)), tuple(sorted(map(int, m[2]), reverse=True))
         )
@@ -213,7 +213,7 @@ def parse_action(text: str) -> Action:
         if cards in SETS:
             return Trade(cards)
         raise InvalidAction(
-            "action.set", f"{s!r}: W5: a set is three alike or one of each kind (i, c, a)"
+            "action.set", f"{excerpt(s)}: W5: a set is three alike or one of each kind (i, c, a)"
         )
     if head == "d" and s in ("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9"):
         return Defend(int(s[1]))
@@ -222,8 +222,8 @@ def parse_action(text: str) -> Action:
     if head == "O" and _RE_DIGITS.fullmatch(s[1:]):
         seats = tuple(map(int, s[1:]))
         if sorted(seats) != list(range(len(seats))):
-            raise InvalidAction("action.order", f"{s!r}: a seat order names every seat once")
+            raise InvalidAction("action.order", f"{excerpt(s)}: a seat order names every seat once")
         return Order(seats)
     if head == "D" and _RE_DIGITS.fullmatch(s[1:]):
         return Deal(tuple(map(int, s[1:])))
-    raise InvalidAction("action.syntax", f"{text[:40]!r} is not a World Conquest action")
+    raise InvalidAction("action.syntax", f"{excerpt(text[:40])} is not a World Conquest action")

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
+from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
 from conquest.rng import apply_shuffle
 
 from . import odds
@@ -147,7 +147,7 @@ class WorldGame(Game[State, Action]):
                 raise InvalidOptions("options.seats", f"seat {i + 1} needs a name of 1 to {MAX_NAME} characters")
             name = " ".join(name.split())
             if name.casefold() in seen:
-                raise InvalidOptions("options.seats", f"two seats are called {name!r}")
+                raise InvalidOptions("options.seats", f"two seats are called {excerpt(name)}")
             seen.add(name.casefold())
             seat = {"name": name}
             colour = item.get("colour")
@@ -332,7 +332,7 @@ class WorldGame(Game[State, Action]):
             action = parse_action(action)
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise InvalidAction("action.type", f"not a World Conquest action: {action!r}")
+            raise InvalidAction("action.type", f"not a World Conquest action: {excerpt(action)}")
         if state.phase == "over":
             raise _illegal("W7.over", action, f"W7: the game is over; {state.names[state.winner]} won")
         return handler(self, state, action)
