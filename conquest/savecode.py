@@ -481,10 +481,10 @@ def parse_fragment(fragment: str) -> tuple[str, dict[str, Any]]:
 def decode_link(text: str) -> tuple[str, dict[str, Any]]:
     """``(mode, save)`` from anything a person pastes: a whole URL, a fragment (``#h=c1.…``,
     ``h=c1.…``) or a bare code (``c1.…``, opened as a host link). ``verify`` and Check read
-    links here; the fragment is the page's own reading (:func:`link_fragment`)."""
+    links here; anything with a ``#`` is read exactly as a page reads its address
+    (:func:`parse_fragment`), so the two never disagree on a URL."""
     if not isinstance(text, str):
         raise SaveCodeError("type", "A game link must be text.")
-    frag = link_fragment(text).strip()
-    if frag[:2] in ("h=", "v="):
-        return parse_fragment(frag)
-    return MODES["h"], decode_save(frag)
+    if "#" in text or text.strip()[:2] in ("h=", "v="):
+        return parse_fragment(text)  # exactly what a page makes of it
+    return MODES["h"], decode_save(text)
