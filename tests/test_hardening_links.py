@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from conquest.__main__ import verify
+from conquest.catalog import load_data
 from conquest.core import ConquestError, InvalidOptions, excerpt, games, get_game
 from conquest.games.campaign import PackError, load_pack
 from conquest.games.campaign.questions import GUESS
@@ -33,6 +34,7 @@ from conquest.games.world.rules import RULES
 from conquest.rng import Rng
 from conquest.savecode import (
     MAX_JSON_DEPTH,
+    MAX_LOG_ENTRIES,
     REPLAY_BUDGET_US,
     SaveCodeError,
     decode_link,
@@ -105,6 +107,8 @@ def test_every_game_declares_an_options_schema_its_defaults_fit() -> None:
         assert schema is not None and schema.keys, gid
         normal = game.default_options()
         assert game.normalize_options(normal) == normal  # the schema accepts what the game writes
+        cost = load_data(gid)["replay"]["step_cost_us"]  # item 11: its replay cost sets its cap
+        assert isinstance(cost, int) and max_steps(gid) == min(MAX_LOG_ENTRIES, REPLAY_BUDGET_US // cost)
 
 
 def test_metagame_map_data_of_the_wrong_shape_is_refused_clearly() -> None:
