@@ -31,3 +31,7 @@ def test_engines_run_on_pyodide() -> None:
     for gid, r in report["games"].items():
         assert r["replay_equal"], gid
         assert r["steps"] > 0, gid
+    hostile = report["hostile"]  # issue 20, item 2: refused before the parser recurses
+    assert hostile["link_chars"] < 110
+    assert hostile["nesting_link"] == hostile["nesting_file"] == "json-depth"
+    assert hostile["deep_pack"] == "S8.pack" and hostile["after"]
