@@ -493,9 +493,11 @@ class Pool:
     fallback: dict[str, tuple[str, ...]]
     category_names: dict[str, str]
 
-    def candidates(self, kind: str, used: frozenset[str] | set[str]) -> list[str]:
+    def candidates(self, kind: str, used: Used | frozenset[str] | set[str]) -> list[str]:
         """The ids a draw chooses among now: unused eligible, else unused bank, else all
         eligible again (a repeat, only when every question has been asked)."""
+        if not isinstance(used, (set, frozenset)):
+            used = used.as_set()
         fresh = [q for q in self.eligible[kind] if q not in used]
         if fresh:
             return fresh

@@ -125,6 +125,11 @@ class Used:
         """How many distinct ids of ``ids`` were asked (amortised constant time per draw)."""
         return self._line.count(ids, self._n)
 
+    def as_set(self) -> set[str]:
+        """The asked ids as a set, built in C loops: for scanning a whole pool at a live draw."""
+        line = self._line
+        return set(line.first) if len(line.ids) == self._n else set(line.ids[: self._n])
+
     def __len__(self) -> int:
         return self._n
 
