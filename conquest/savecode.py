@@ -346,7 +346,7 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
         raise SaveCodeError("schema", f"The {what} is missing {', '.join(missing)}.")
     extra = sorted(set(obj) - {"v", "game", "options", "log", "undone", SLOT_KEY})
     if extra:
-        raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(extra)}.")
+        raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(excerpt(x, 30) for x in extra[:5])}.")
     version = obj["v"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise SaveCodeError("schema", f"The {what}'s format version is not a number.")

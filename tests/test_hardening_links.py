@@ -430,3 +430,10 @@ def test_the_excerpt_bounds_what_it_writes_not_only_what_it_reads() -> None:
     assert len(excerpt("\u202e" * 500)) < 120
     assert excerpt("short") == "'short'"
     assert excerpt(list(range(1000))) == "a list of 1,000 items"
+
+
+def test_a_save_with_a_long_unknown_field_or_category_is_refused_short() -> None:
+    err = _shallow_stack(lambda: parse_save_json(json.dumps({"v": 1, "game": "world", "options": {}, "log": [], "k" * 9000: 1})))
+    assert isinstance(err, SaveCodeError) and len(err.message) < 200, err
+    err, _, _ = measure("200 unknown categories", lambda: Match(get_game("campaign"), {"categories": ["c" * 199] * 200}))
+    assert isinstance(err, InvalidOptions) and len(err.message) < 400, err

@@ -309,7 +309,7 @@ class CampaignGame(Game[State, Action]):
         o = dict(options or {})
         unknown = sorted(set(o) - _OPTION_KEYS)
         if unknown:
-            raise InvalidOptions("options.unknown", f"unknown Short Campaign options: {', '.join(unknown)}")
+            raise InvalidOptions("options.unknown", f"unknown Short Campaign options: {', '.join(excerpt(k, 30) for k in unknown[:5])}")
         r = rules()
         out: dict[str, Any] = {}
         if o.get("players") is not None and o.get("seats") is not None:
@@ -344,7 +344,7 @@ class CampaignGame(Game[State, Action]):
         if unknown_cats:
             raise InvalidOptions(
                 "options.categories",
-                f"S8: unknown question categories {', '.join(map(repr, unknown_cats))}; "
+                f"S8: unknown question categories {', '.join(excerpt(c, 30) for c in unknown_cats[:5])}; "
                 f"the bank has {', '.join(bank.categories)}",
             )
         cats = [c for c in bank.categories if c in set(cats)]  # bank order, no repeats
@@ -360,7 +360,7 @@ class CampaignGame(Game[State, Action]):
             if missing:
                 raise InvalidOptions(
                     "options.pack_categories",
-                    f"S8: the pack has no category {', '.join(map(repr, missing))}",
+                    f"S8: the pack has no category {', '.join(excerpt(c, 30) for c in missing[:5])}",
                 )
             pcats = [c for c in pack["cats"] if c in set(pcats)]
             if pcats != pack["cats"]:

@@ -399,7 +399,7 @@ class ConquestsGame(Game[State, Action]):
         opts = dict(options or {})
         unknown = sorted(set(opts) - {"position", "seats", "title"})
         if unknown:
-            raise InvalidOptions("options", f"unknown option(s) for {self.title}: {', '.join(unknown)}")
+            raise InvalidOptions("options", f"unknown option(s) for {self.title}: {', '.join(excerpt(k, 30) for k in unknown[:5])}")
         if "position" in opts and opts["position"] is not None:
             opts["position"] = position_to_text(position_from_text(opts["position"]))
         else:

@@ -132,7 +132,7 @@ class ReignGame(Game[State, Action]):
         raw = dict(options or {})
         unknown = set(raw) - {"setup", "players", "seats"}
         if unknown:
-            raise InvalidOptions("options.unknown", f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise InvalidOptions("options.unknown", f"unknown option(s): {', '.join(excerpt(k, 30) for k in sorted(unknown)[:5])}")
         setup = raw.get("setup", "easy")
         if setup not in SETUPS:
             raise InvalidOptions("options.setup", f"R1: the setup is 'easy' or 'challenging', not {excerpt(setup)}")
@@ -147,7 +147,7 @@ class ReignGame(Game[State, Action]):
             for i, s in enumerate(seats):
                 extra = set(s) - {"name", "colour", "bot"}
                 if extra:
-                    raise InvalidOptions("options.seats", f"seat {i + 1} has unknown fields: {', '.join(sorted(extra))}")
+                    raise InvalidOptions("options.seats", f"seat {i + 1} has unknown fields: {', '.join(excerpt(k, 30) for k in sorted(extra)[:5])}")
                 seat: dict[str, Any] = {}
                 colour = s.get("colour")
                 if colour is not None:

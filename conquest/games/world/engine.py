@@ -123,7 +123,7 @@ class WorldGame(Game[State, Action]):
         o = dict(options or {})
         unknown = sorted(set(o) - _OPTION_KEYS)
         if unknown:
-            raise InvalidOptions("options.unknown", f"unknown World Conquest options: {', '.join(unknown)}")
+            raise InvalidOptions("options.unknown", f"unknown World Conquest options: {', '.join(excerpt(k, 30) for k in unknown[:5])}")
         lo, hi = self.min_players, self.max_players
         raw = o.get("seats")
         if raw is None:
