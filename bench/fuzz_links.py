@@ -180,7 +180,10 @@ def fuzz(gid: str, n: int, seed: int) -> dict[str, Any]:
     over: list[str] = []
     disagree: list[str] = []
     slowest = 0.0
-    for _ in range(n):
+    for k in range(n):
+        if k and k % 2000 == 0:  # progress on a busy machine: the counts so far
+            print(f"    {gid}: {k:,} inputs, {dict(verdicts)}, tracebacks {len(tracebacks)}, over budget {len(over)}, "
+                  f"disagreements {len(disagree)}, slowest {slowest:.3f} s", flush=True)
         url = make_input(gid, saves, pool, keys, rnd)
         t = time.process_time()
         try:
