@@ -344,7 +344,7 @@ class CampaignGame(Game[State, Action]):
         if unknown_cats:
             raise InvalidOptions(
                 "options.categories",
-                f"S8: unknown question categories {', '.join(excerpt(c, 30) for c in unknown_cats[:5])}; "
+                f"S8: unknown question categories {', '.join(excerpt(c, 30) for c in list(dict.fromkeys(unknown_cats))[:5])}; "
                 f"the bank has {', '.join(bank.categories)}",
             )
         cats = [c for c in bank.categories if c in set(cats)]  # bank order, no repeats
