@@ -52,6 +52,8 @@ __all__ = [
     "Game",
     "games",
     "get_game",
+    "VIEWER_KEYS",
+    "private_items",
 ]
 
 
@@ -462,8 +464,10 @@ class Game(ABC, Generic[S, A]):
     def state_from_json(self, obj: Mapping[str, Any]) -> S: ...
 
     # -- what the shared page shell asks of every game ------------------------------------
-    #: True when ``view`` differs between seats (hands, secret picks): on one shared device
-    #: the shell then hides the board behind a pass-the-device screen between seats.
+    #: True when ``view`` may differ between seats (hands, secret picks): the shell then
+    #: draws a seat's own view for the person who took the device for it. Whether a
+    #: pass-the-device screen is asked is decided from the views themselves at that moment
+    #: (:func:`private_items`), never from this flag.
     hidden_information: bool = False
 
     def stats(self, state: S) -> dict[str, list[float]]:
@@ -521,6 +525,56 @@ class Game(ABC, Generic[S, A]):
 
 
 _REGISTRY: dict[str, Game[Any, Any]] | None = None
+
+
+#: top-level keys of a view that name whose view it is (``viewer`` in World Conquest and
+#: the Metagame, ``seat`` in Short Campaign): a seat number, not information about the
+#: game, so :func:`private_items` leaves them out
+VIEWER_KEYS = frozenset({"viewer", "seat"})
+
+PathItem = tuple[tuple[Any, ...], Any]
+
+
+def private_items(game: Game[Any, Any], state: Any, seat: int) -> list[PathItem]:
+    """What ``view(state, seat)`` has that the spectator's ``view(state, None)`` lacks.
+
+    Each item is ``(path, value)``: e.g. ``(("hand", "cavalry"), 2)`` for a World Conquest
+    hand, ``(("secret", "choices"), [...])`` at a secret step of To Reign Supreme. Why from
+    the views and not from a flag of the game: whether a screen shows something private is
+    a property of the moment (nobody holds a card during World Conquest's set-up), and the
+    views are where each game already says what a seat may see. A leaf that holds nothing
+    (``None``, 0, ``False``, ``""``, empty containers) is not an item: an empty hand tells
+    nothing the spectator does not know. An empty list means nothing is private: the shell
+    may draw this seat's view for anyone.
+    """
+    out: list[PathItem] = []
+    _diff((), game.view(state, seat), game.view(state, None), out)
+    return out
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(_empty(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_empty(v) for v in value)
+    return value is None or value is False or value == 0 or value == ""
+
+
+def _diff(path: tuple[Any, ...], mine: Any, public: Any, out: list[PathItem]) -> None:
+    if mine == public:
+        return
+    if isinstance(mine, Mapping):
+        other = public if isinstance(public, Mapping) else {}
+        for key, value in mine.items():
+            if path or key not in VIEWER_KEYS:
+                _diff((*path, key), value, other.get(key), out)
+        return
+    if isinstance(mine, (list, tuple)) and isinstance(public, (list, tuple)) and len(mine) == len(public):
+        for i, (a, b) in enumerate(zip(mine, public, strict=True)):
+            _diff((*path, i), a, b, out)
+        return
+    if not _empty(mine):
+        out.append((path, mine))
 
 
 def games() -> dict[str, Game[Any, Any]]:
