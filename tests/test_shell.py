@@ -166,6 +166,13 @@ def odds_shell(seats: list[Seat], host: FakeHost | None = None) -> tuple[Shell, 
 
 ANN, BOB = Seat("Ann", "#e69f00"), Seat("Bob", "#56b4e9")
 
+
+def hand_over(shell: Shell) -> None:
+    """The person a pass screen waits for takes the device and presses Ready."""
+    seat = shell.pending()
+    if seat is not None:
+        fire(shell.render_handover(), "#shell-ready")
+
 # -- set-up ----------------------------------------------------------------------------------------
 
 
@@ -217,7 +224,9 @@ def test_a_refused_secret_part_asks_again_and_changes_nothing() -> None:
     shell, _ = odds_shell([ANN, BOB])
     s = shell.session
     assert s is not None
+    hand_over(shell)
     shell.give_secret(0, 0)
+    hand_over(shell)
     assert shell.give_secret(1, 5) is False  # not 0 or 1: the join refuses it
     assert shell.message is not None and "O1" in shell.message[1]
     assert s.secret_parts == {0: 0} and s.match.log == []
@@ -227,10 +236,12 @@ def test_undo_keeps_a_drawn_chance_result_on_record() -> None:
     shell, host = odds_shell([ANN, BOB])
     s = shell.session
     assert s is not None
-    shell.give_secret(0, 0)
-    shell.give_secret(1, 0)
+    play_round(shell, 0, 0)
     coin = s.match.log[1]
+    hand_over(shell)
+    host.confirms.append(True)  # two people at the device: Undo asks first
     shell.undo()
+    assert "Take back step 1" in host.asked[-1]
     assert s.match.log == []
     assert s.match.undone == [(0, (coin,))]
     saved = host.store.open(s.slot_id)
@@ -272,7 +283,9 @@ def test_stopping_the_bots_and_letting_them_play_again() -> None:
 
 
 def play_round(shell: Shell, a: int, b: int) -> None:
+    hand_over(shell)
     shell.give_secret(0, a)
+    hand_over(shell)
     shell.give_secret(1, b)
 
 
@@ -282,6 +295,7 @@ def test_viewing_step_n_refuses_play_and_continue_from_here_keeps_the_original()
     assert s is not None
     play_round(shell, 0, 1)
     play_round(shell, 1, 1)
+    hand_over(shell)
     original = list(s.match.log)
     slot0 = s.slot_id
     view = render_all(shell)["shell-log-box"]
@@ -299,6 +313,7 @@ def test_viewing_step_n_refuses_play_and_continue_from_here_keeps_the_original()
     assert s.slot_id != slot0 and s.match.log == original[:2] and s.viewing is None  # the coin stays
     assert host.store.open(slot0)["log"] == original  # the original is kept
     assert "from step 1" in host.store.get(s.slot_id).name
+    hand_over(shell)
     fire(render_all(shell)["shell-log-box"], "[data-view=1]")
     fire(render_all(shell)["shell-viewing"], "#shell-view-present")
     assert s.viewing is None
@@ -309,6 +324,7 @@ def test_viewing_step_n_refuses_play_and_continue_from_here_keeps_the_original()
 
 def test_links_show_their_length_against_the_chat_limit() -> None:
     shell, _ = odds_shell([ANN, BOB])
+    hand_over(shell)
     links = render_all(shell)["shell-links"]
     url = text(find(links, "#shell-host-url"))
     assert url.startswith("http://127.0.0.1:8000/play/x/#h=c1.")
@@ -326,6 +342,7 @@ def test_the_log_shows_the_last_steps_and_more_on_demand() -> None:
         s.match.states.append(ODDS.apply(s.match.state, Reveal(0, i % 2)))
         s.match.log.append("c0")
         s.match.states.append(ODDS.apply(s.match.state, Coin(0)))
+    hand_over(shell)
     log = shell.render_log()
     assert len(find_all(log, "li")) == LOG_SHOWN
     fire(log, "#shell-log-more")

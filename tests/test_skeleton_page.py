@@ -39,9 +39,13 @@ def test_the_readme_skeleton_plays_every_game(game_id: str) -> None:
         secret = game.simultaneous(s.match.state)
         if secret:  # secret parts go through the shell, one seat at a time
             for seat in secret:
+                if shell.pending() is not None:  # a pass screen: that person presses Ready
+                    shell.ready(shell.pending())
                 parts = game.secret_choices(s.match.state, seat)
                 assert shell.give_secret(seat, parts[rng.below(len(parts))]), shell.message
             continue
+        if shell.pending() is not None:
+            shell.ready(shell.pending())
         buttons = find_all(render_all(shell)["game-controls"], "button")
         assert buttons, f"{game_id}: no action offered at step {len(s.match.log)}"
         before = len(s.match.log)

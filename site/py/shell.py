@@ -20,7 +20,7 @@ from ui import Node, h, svg
 
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
-from conquest.core import ConquestError, Game, GameError
+from conquest.core import ConquestError, Game, GameError, private_items
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
@@ -233,8 +233,13 @@ class Session:
     slot_id: str | None = None
     mode: str = "host"  # "host" (may play) or "view" (a read-only copy)
     viewing: int | None = None  # log length of the step looked at; None = the present
-    #: the human seat whose view is on screen (hot-seat with hidden information)
+    #: the seat that pressed Ready last and still holds the device: only its private things
+    #: may be drawn (hot-seat). None: nobody has pressed Ready since the device last moved
     shown_seat: int | None = None
+    #: the person who holds the device now: the last human seat to act (the device moves
+    #: when the acting human seat changes, whether or not a Ready was asked); see
+    #: :meth:`follow_device`
+    device: int | None = None
     #: secret parts chosen so far at a simultaneous step: only in the page, never saved
     secret_parts: dict[int, Any] = field(default_factory=dict)
     bot: BotTurn | None = None
@@ -253,6 +258,8 @@ class Session:
     #: storage refused this game (full): until it can be stored, every step retries, the
     #: warning stands, and the address bar carries the game so a reload keeps it
     unsaved: bool = False
+    #: the last answer of :meth:`is_private`: (state, seat, answer); asked at every drawing
+    _private_memo: tuple[Any, int, bool] | None = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -317,34 +324,79 @@ class Session:
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats()) if not s.is_bot]
 
+    def at_device(self) -> int | None:
+        """The one person at this device when only one can be (a copy for one seat, or one
+        person among bots), else None: several people share it (hot-seat)."""
+        if self.only_seat is not None:
+            return self.only_seat
+        humans = self.humans()
+        return humans[0] if len(humans) == 1 else None
+
+    def follow_device(self) -> None:
+        """The device goes with the acting person: when the human seat to act is another
+        than the one holding it, it has passed, and the last Ready no longer counts.
+
+        Called after every step, undo and secret part (and before every drawing), so a
+        turn that goes from Ann to Ben and back to Ann without a Ready (nothing private for
+        Ben) does not show Ann's hand again until Ann presses Ready: Ben may still be
+        looking. Bots never take the device.
+        """
+        seat = self.acting_seat()
+        seats = self.seats()
+        if seat is None or seat >= len(seats) or seats[seat].is_bot or seat == self.device:
+            return
+        self.device = seat
+        self.shown_seat = None
+
     def viewer(self) -> int | None:
-        """Whose view to draw: a read-only copy sees what a spectator sees; with hidden
-        information the person at the device sees their own; otherwise everything."""
+        """Whose view to draw, at the present or at any earlier step.
+
+        A read-only copy sees what a spectator sees. One person at the device (a copy for one
+        seat, or one person among bots) sees their own. Several people at one device: the
+        view of the person who pressed Ready last while they still hold the device, never
+        the last seat shown; before that person's Ready, the spectator's view.
+        """
         if self.mode != "host" or not self.game.hidden_information:
             return None
-        humans = self.humans()
-        if len(humans) == 1:
-            return humans[0]
+        alone = self.at_device()
+        if alone is not None:
+            return alone
+        self.follow_device()
         return self.shown_seat
 
     def view(self) -> dict[str, Any]:
         return self.game.view(self.shown_state(), self.viewer())
 
-    def needs_handover(self) -> int | None:
-        """The seat that must take the device before the board is shown, or None.
+    def is_private(self, seat: int) -> bool:
+        """Whether drawing ``seat``'s view now would show something the spectator may not
+        see: from the views themselves (``conquest.core.private_items``), never from the
+        game's ``hidden_information`` flag. A secret simultaneous step is always private for
+        the seat choosing: its own choice in progress is on screen."""
+        state = self.match.state
+        if self.game.simultaneous(state):
+            return True
+        memo = self._private_memo
+        if memo is None or memo[0] is not state or memo[1] != seat:
+            memo = self._private_memo = (state, seat, bool(private_items(self.game, state, seat)))
+        return memo[2]
 
-        Only with more than one person at this device, and only where something is private:
-        a game with hidden information, or a secret simultaneous step (each person answers or
-        chooses alone). Whenever the seat to act is a person other than the one whose view is
-        on screen.
+    def needs_handover(self) -> int | None:
+        """The seat that must take the device and press Ready before anything else, or None.
+
+        Asked exactly when the screen would otherwise show something private to the wrong
+        person: several people share this device, the seat to act is a person who has not
+        pressed Ready since the device came to them, and their view now holds something the
+        spectator's lacks (a hand, a secret choice). Nothing private of the person before is
+        drawn either way (:meth:`viewer` falls back to the spectator's view). While this is
+        not None the pass screen is the only thing that reacts (``Shell.refuse_if_pending``).
         """
-        private = self.game.hidden_information or bool(self.game.simultaneous(self.match.state))
-        if self.locked() or not private or len(self.humans()) < 2:
+        if self.mode != "host" or self.at_device() is not None or len(self.humans()) < 2:
             return None
+        self.follow_device()
         seat = self.acting_seat()
-        if seat is None or self.seats()[seat].is_bot:
+        if seat is None or seat != self.device or seat == self.shown_seat:
             return None
-        return seat if seat != self.shown_seat else None
+        return seat if self.is_private(seat) else None
 
     def bot_to_act(self) -> int | None:
         if self.locked() or self.bots_paused:
@@ -382,6 +434,7 @@ class Session:
         self.match.play(action)
         self.secret_parts.clear()
         self.bot = None
+        self.follow_device()
 
     def give_secret(self, seat: int, part: Any) -> bool:
         """One seat's secret part; when every seat has chosen, the reveal is played.
@@ -397,6 +450,7 @@ class Session:
             raise ShellError("shell.not-secret", "That choice is not asked for now.")
         self.secret_parts[seat] = part
         if not all(s in self.secret_parts for s in secret):
+            self.follow_device()  # the next seat chooses alone: the device goes to them
             return False
         try:
             action = self.game.join_secret(self.match.state, dict(self.secret_parts))
@@ -423,7 +477,18 @@ class Session:
         removed = before[len(self.match.log) :]
         self.secret_parts.clear()
         self.bot = None
+        self.follow_device()  # a step of another person taken back: the device goes to them
         return removed
+
+    def last_step(self) -> tuple[int, int | None] | None:
+        """The step Undo takes back: ``(log index, the seat that played it)``, skipping the
+        chance results drawn after it (they go with it); None on an empty log."""
+        k = len(self.match.log) - 1
+        while k > 0 and self.game.chance(self.match.states[k]) is not None:
+            k -= 1
+        if k < 0:
+            return None
+        return k, self.game.to_move(self.match.states[k])
 
     def jump(self, step: int | None) -> None:
         """Look at the game after ``step`` log entries (None or the last: the present)."""
@@ -629,6 +694,7 @@ class Shell:
             return False
         t0 = self.host.clock()
         try:
+            self.refuse_if_pending()
             s.play(action)
         except ConquestError as exc:
             self.say(exc.message, "error")
@@ -642,6 +708,7 @@ class Shell:
         if s is None:
             return False
         try:
+            self.refuse_if_pending()
             done = s.give_secret(seat, part)
         except ConquestError as exc:
             self.say(exc.message, "error")
@@ -651,10 +718,18 @@ class Shell:
         return True
 
     def undo(self) -> None:
+        """Take back the last step (and the computer's steps after the last person's).
+
+        Several people at one device: asked first, naming the step and whose it is, since
+        it may be another person's; if it is, the device goes to that person and a pass
+        screen comes before anything private is drawn (``Session.follow_device``)."""
         s = self.session
         if s is None:
             return
         try:
+            self.refuse_if_pending()
+            if not self.undo_confirmed():
+                return
             removed = s.undo()
             # against the computer, back to the last person's move (else it would play again)
             steps = 1 if removed else 0
@@ -675,6 +750,61 @@ class Shell:
                 "notice",
             )
         self.after_change(keep_message=True)
+
+    def undo_confirmed(self) -> bool:
+        """With several people at this device, ask before taking a step back."""
+        s = self.session
+        if s is None or s.mode != "host" or s.locked() or s.at_device() is not None or len(s.humans()) < 2:
+            return True
+        last = s.last_step()
+        if last is None:
+            return True
+        k, mover = last
+        who = f"{s.seat_name(mover)}'s" if mover is not None else "the"
+        words = self.log_lines(k, k + 1)[0]["words"]
+        if self.host.confirm(
+            f"Take back step {k + 1}, {who} move ({words})? Everyone at this device should agree."
+            + (f" The device then goes back to {s.seat_name(mover)}." if mover is not None and mover != s.device
+               else "")
+        ):
+            return True
+        self.say("Nothing was taken back.")
+        return False
+
+    # -- the pass screen: while it stands, nothing else reacts ---------------------------
+    def pending(self) -> int | None:
+        """The seat a pass screen waits for (``Session.needs_handover``), or None."""
+        return None if self.session is None else self.session.needs_handover()
+
+    def refuse_if_pending(self) -> None:
+        """Every control of the page but Ready refuses while the device is being passed:
+        a log View, Earlier/Later, the step box, Undo, a move, a key (issue 19)."""
+        seat = self.pending()
+        if seat is not None and self.session is not None:
+            name = self.session.seat_name(seat)
+            raise ShellError(
+                "shell.handover",
+                f"Pass the device to {name} first: until {name} presses Ready, only the Ready button works.",
+            )
+
+    def key(self, ev: Any) -> bool:
+        """A key pressed outside a text field: the page's shortcut, unless a pass screen
+        stands (then no shortcut works). True when the page used it."""
+        if self.session is None or self.pending() is not None or self.page is None:
+            return False
+        return bool(self.page.on_key(ev))
+
+    def pick(self, index: int) -> None:
+        """A pick on the build-time board (map click, tap, Enter): the page's, unless a pass
+        screen stands (then it is refused, and said)."""
+        if self.page is None or self.session is None:
+            return
+        try:
+            self.refuse_if_pending()
+        except ShellError as exc:
+            self.say(exc.message, "error")
+            return
+        self.page.pick(index)
 
     def close(self) -> None:
         """Back to the set-up (the game stays in the saved games)."""
@@ -806,6 +936,7 @@ class Shell:
         if self.session is None:
             return
         try:
+            self.refuse_if_pending()
             self.session.jump(step)
         except ConquestError as exc:
             self.say(exc.message, "error")
@@ -817,6 +948,11 @@ class Shell:
         """"Continue from here": the game up to the step on screen, as a new slot."""
         s = self.session
         if s is None:
+            return None
+        try:
+            self.refuse_if_pending()
+        except ShellError as exc:
+            self.say(exc.message, "error")
             return None
         save = s.branch_save()
         name = f"{self.slot_name(save, 'host')} (from step {s.step()})"
@@ -885,9 +1021,10 @@ class Shell:
     def ready(self, seat: int) -> None:
         """The person of ``seat`` has the device: their view may be drawn, their clock runs
         (``Session.ready_at``: a timed answer counts from here)."""
-        if self.session is not None:
-            self.session.shown_seat = seat
-            self.session.ready_at = self.host.clock()
+        s = self.session
+        if s is not None and 0 <= seat < len(s.seats()) and not s.seats()[seat].is_bot:
+            s.device = s.shown_seat = seat
+            s.ready_at = self.host.clock()
 
     # -- renderers of the shared parts --------------------------------------------------
     def render_message(self) -> Node:
@@ -920,7 +1057,8 @@ class Shell:
         if s.mode == "host":
             undo = h(
                 "button", "Undo", type="button", id="shell-undo", cls="secondary small",
-                disabled=s.locked() or not s.match.log, on_click=lambda ev: self.undo(),
+                disabled=s.locked() or not s.match.log or self.pending() is not None,
+                on_click=lambda ev: self.undo(),
                 aria_label="Undo the last step",
             )
         thinking = None
@@ -966,7 +1104,7 @@ class Shell:
     def render_viewing(self) -> Node:
         s = self.session
         assert s is not None
-        if s.viewing is None:
+        if s.viewing is None or self.pending() is not None:
             return h("div", id="shell-viewing-inner", hidden=True)
         n = len(s.match.log)
         return h(
@@ -1020,6 +1158,7 @@ class Shell:
         assert s is not None
         n = len(s.match.log)
         start = max(0, n - self.log_shown)
+        inert = self.pending() is not None  # the pass screen: words only, no button reacts
         items: list[Node] = []
         for line in self.log_lines(start, n):
             step = line["step"]
@@ -1031,7 +1170,7 @@ class Shell:
                     h("span", line["words"]),
                     " ",
                     h("code", line["code"], cls="shell-code"),
-                    h("button", "View", type="button", cls="small", data_view=str(step),
+                    h("button", "View", type="button", cls="small", data_view=str(step), disabled=inert,
                       aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.jump(k)),
                     cls=cls,
                     data_step=str(step),
@@ -1046,10 +1185,10 @@ class Shell:
         more = None
         if start > 0:
             more = h("button", f"Show earlier steps ({start:,} more)", type="button", cls="small secondary",
-                     id="shell-log-more", on_click=lambda ev: self._more_log())
+                     id="shell-log-more", disabled=inert, on_click=lambda ev: self._more_log())
         return h(
             "div",
-            h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes,
+            h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes, disabled=inert,
                          on_change=lambda ev: setattr(self, "show_codes", ev.checked)),
               " Show the action codes (for hosts who type actions)", cls="shell-codes-toggle"),
             more,
@@ -1060,11 +1199,16 @@ class Shell:
         )
 
     def _more_log(self) -> None:
-        self.log_shown += 200
+        if self.pending() is None:
+            self.log_shown += 200
 
     def render_links(self, base: str) -> Node:
         s = self.session
         assert s is not None
+        seat = self.pending()
+        if seat is not None:  # a link opens the game at the present, past the pass screen
+            return h("div", h("p", f"The links come back when {s.seat_name(seat)} has pressed Ready.",
+                              cls="muted"), id="shell-links-inner")
         key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
@@ -1186,7 +1330,8 @@ class Shell:
         return h(
             "div",
             h("h2", f"Pass to {name}"),
-            h("p", f"{name}: press Ready when nobody else can see the screen."),
+            h("p", f"{name}: press Ready when nobody else can see the screen. Until then nothing private "
+                   "is shown and only this button works."),
             h("button", f"Ready ({name})", type="button", id="shell-ready", on_click=lambda ev: self.ready(seat)),
             id="shell-handover-inner",
             cls="shell-handover",

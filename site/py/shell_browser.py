@@ -328,7 +328,7 @@ class Runner:
         detail = ev.detail
         if frame.nullish(detail):
             return
-        self.guard(self.page.pick, int(str(detail)))
+        self.guard(self.shell.pick, int(str(detail)))  # refused behind a pass screen
         self.render()
 
     def on_key(self, ev: Any) -> None:
@@ -341,7 +341,7 @@ class Runner:
             type="keydown", key=str(ev.key or ""), ctrl=bool(ev.ctrlKey), alt=bool(ev.altKey),
             meta=bool(ev.metaKey), shift=bool(ev.shiftKey), raw=ev,
         )
-        if self.guard(self.page.on_key, event):
+        if self.guard(self.shell.key, event):  # no shortcut works behind a pass screen
             ev.preventDefault()
             self.render()
 
@@ -474,6 +474,9 @@ class Runner:
     def download(self) -> None:
         s = self.shell.session
         if s is None:
+            return
+        if self.shell.pending() is not None:
+            self.guard(self.shell.refuse_if_pending)
             return
         if s.slot_id is not None:
             try:
