@@ -467,3 +467,23 @@ def run_bot(gen: Any) -> Any:
             next(gen)
     except StopIteration as stop:
         return stop.value
+
+
+def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
+    """A drawn card's code ("Cc": a cavalry) would tell everybody at the device what is in
+    the hand; the log says "draws a card" and keeps the code back. Dice stay in full."""
+    m, _ = world_position(lambda st, after: st.turn >= 8)
+    shell, page, host = opened(m)
+    lines = {line["step"]: line for line in shell.log_lines(0, len(m.log))}
+    draws = [i for i, t in enumerate(m.log) if t[0] == "C" and WORLD.chance(m.states[i]) is not None]
+    rolls = [i for i, t in enumerate(m.log) if t[0] == "R"]
+    assert draws and rolls
+    hidden = [i for i in draws if lines[i + 1]["code"] == "(secret)"]
+    public = [i for i in draws if i not in hidden]
+    # a card drawn from the deck is secret; one from the discards, face up, is not (W5)
+    assert hidden and all(sum(m.states[i].deck) == 0 for i in public)
+    assert all(lines[i + 1]["code"] == m.log[i] for i in rolls)
+    shell.ready(m.state.current)
+    shell.log_shown = len(m.log)
+    codes = [text(c) for c in find_all(render_all(shell)["shell-log-box"], "code")]
+    assert len(codes) == len(m.log) and all(codes[i] == "(secret)" for i in hidden)

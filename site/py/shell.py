@@ -47,6 +47,8 @@ CHAT_LIMIT = 2000
 #: log lines drawn at first; "Show earlier steps" adds more (a 100,000-step log stays fast)
 LOG_SHOWN = 60
 HUMAN = "human"
+#: what the log shows instead of the code of a chance result nobody else may see
+HIDDEN_CODE = "(secret)"
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
 
@@ -618,6 +620,8 @@ class Shell:
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
         self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
+        #: log index -> (the state after it, whether it is a draw the spectator cannot see)
+        self._hidden_memo: dict[int, tuple[Any, bool]] = {}
         #: slots of this game that cannot be opened, and why (checked when the page starts and
         #: whenever one fails to open): listed plainly with Delete and Export as stored
         self.damaged: dict[str, str] = {}
@@ -1148,8 +1152,26 @@ class Shell:
             except Exception:  # describing is best effort; the code is still shown
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
-            out.append({"step": i + 1, "words": words, "code": text, "chance": chance, "label": label})
+            code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
+            out.append({"step": i + 1, "words": words, "code": code, "chance": chance, "label": label})
         return out
+
+    def hidden_draw(self, i: int) -> bool:
+        """Whether log entry ``i`` is a chance result the spectator cannot see (a card drawn
+        into a secret hand): its code is then not drawn, since it would tell everybody at
+        the device what the card is (issue 19). Cached per state; never raises (a log is
+        data: a draw that cannot be judged keeps its code)."""
+        s = self.session
+        assert s is not None
+        before, after = s.match.states[i], s.match.states[i + 1]
+        memo = self._hidden_memo.get(i)
+        if memo is None or memo[0] is not after:
+            try:
+                hidden = draw_is_hidden(self.game, before, after, s.match.log[i])
+            except Exception:  # noqa: BLE001
+                hidden = False
+            memo = self._hidden_memo[i] = (after, hidden)
+        return memo[1]
 
     def render_log(self) -> Node:
         """The last steps in plain words (more on demand), each with "View"; taken-back
@@ -1435,6 +1457,30 @@ def line_chart(
         viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",
         data_stat=name,
     )
+
+
+def draw_is_hidden(game: Game[Any, Any], before: Any, after: Any, text: str) -> bool:
+    """Whether the chance result ``text`` (``before`` -> ``after``) is hidden from the
+    spectator: found from the views, as the hand-over is. Other results the draw could have
+    had (each drawn value at its lowest, middle and highest) leave the spectator's view as
+    it is: e.g. a card drawn into a hand (the spectator sees one card more, not which). A
+    die or a wheel shows: the spectator's view differs at once."""
+    spec = game.chance(before)
+    if spec is None:
+        return False
+    public = game.view(after, None)
+    other = False
+    for j, size in enumerate(spec.sizes):
+        for v in sorted({0, size // 2, size - 1}):
+            values = [0] * len(spec.sizes)
+            values[j] = v
+            alt = game.chance_action(before, values)
+            if game.format_action(alt) == text:
+                continue
+            if game.view(game.apply(before, alt), None) != public:
+                return False
+            other = True
+    return other
 
 
 def dumps(obj: Any) -> str:
