@@ -5,7 +5,9 @@ Why a benchmark: a pass-the-device screen that appears where nothing is private 
 and a hand-over on every move (issue 19). This plays seeded hot-seat games with the real
 pages on the shell (``tests/page_host.FakeHost``, no browser), every seat a person whose
 moves are chosen by the game's own computer player, and presses Ready whenever the shell
-asks (``Session.needs_handover``) before the person acts. It prints the presses:
+asks (``Session.needs_handover``) before the person acts. The moves are chosen by the game's
+first computer player that is not random (World: Rule-based, To Reign Supreme: Heuristic).
+It prints the presses:
 
 - World Conquest, three people, territories dealt at random: before turn 1 (set-up), and
   through turn 3 and turn 9 (each person's first turn, and three rounds);
@@ -25,7 +27,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # page_host puts site/py and site/games on the path
 
 from page_host import make_page  # noqa: E402
 from reign import ReignPage  # noqa: E402
@@ -55,7 +57,9 @@ def play(page_class: Any, options: dict[str, Any], seed: int, stop: Any, max_ste
     s = shell.session
     assert s is not None
     bot_rng = Rng(seed + 1)
-    level = next(iter(levels(game)))
+    # the people play like the game's first computer player that is not random (a random
+    # player rarely conquers, so rarely holds a card)
+    level = next((x for x in levels(game) if x != "Random"), next(iter(levels(game))))
     bots = {}
     presses = 0
     marks: dict[str, int] = {}
