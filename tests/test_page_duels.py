@@ -88,7 +88,6 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     dshell.open(Match("conquests", {}), None)
     assert "hidden" in duel_banner(host, dshell.session).attrs
     # an undo of the result does not take the same duel again: the host sets it up anew
-    host.confirms.append(True)  # several people at the device: Undo asks first (issue 19)
     shell.undo()
     assert shell.session.match.state.phase == "duel"
     assert page.duel_desk.tie() is None and not page.duel_desk.poll()

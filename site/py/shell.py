@@ -382,6 +382,12 @@ class Session:
             memo = self._private_memo = (state, seat, bool(private_items(self.game, state, seat)))
         return memo[2]
 
+    def private_anywhere(self, state: Any) -> bool:
+        """Whether anybody holds something private at ``state`` (or chooses in secret)."""
+        return bool(self.game.simultaneous(state)) or any(
+            private_items(self.game, state, seat) for seat in range(len(self.seats()))
+        )
+
     def needs_handover(self) -> int | None:
         """The seat that must take the device and press Ready before anything else, or None.
 
@@ -756,7 +762,11 @@ class Shell:
         self.after_change(keep_message=True)
 
     def undo_confirmed(self) -> bool:
-        """With several people at this device, ask before taking a step back."""
+        """With several people at this device and something private on either side of the
+        step (a hand, a secret choice), ask before taking it back: it may be another
+        person's, whose things then go behind a pass screen. Where nothing is private on
+        either side (the Metagame, The Game of Conquests, World Conquest's set-up), Undo
+        stays one tap (issue 21's Undo of a pick)."""
         s = self.session
         if s is None or s.mode != "host" or s.locked() or s.at_device() is not None or len(s.humans()) < 2:
             return True
@@ -764,6 +774,8 @@ class Shell:
         if last is None:
             return True
         k, mover = last
+        if not (s.private_anywhere(s.match.state) or s.private_anywhere(s.match.states[k])):
+            return True
         who = f"{s.seat_name(mover)}'s" if mover is not None else "the"
         words = self.log_lines(k, k + 1)[0]["words"]
         if self.host.confirm(

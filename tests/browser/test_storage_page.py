@@ -121,7 +121,6 @@ def test_two_tabs_on_one_game_never_overwrite_each_other(context, base_url: str)
 
     assert stored_steps() == 3
     # A takes a step back: B is told at once (the storage event), before it does anything
-    wa.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     a.click("#shell-undo")
     a.wait_for_function(f"JSON.parse(localStorage.getItem('conquest:slot:{slot}')).log.length === 2")
     b.wait_for_selector("#shell-conflict-text")
@@ -132,10 +131,8 @@ def test_two_tabs_on_one_game_never_overwrite_each_other(context, base_url: str)
     b.set_viewport_size({"width": 1280, "height": 900})
     # A goes one more step back; B plays on its older line anyway (an undo of its own, so it
     # holds 2 steps where the slot holds 1): refused, nothing written, the choice stands
-    wa.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     a.click("#shell-undo")
     a.wait_for_function(f"JSON.parse(localStorage.getItem('conquest:slot:{slot}')).log.length === 1")
-    wb.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     b.click("#shell-undo")
     assert b.inner_text(".shell-stepno").startswith("Step 2")
     assert stored_steps() == 1
@@ -151,7 +148,6 @@ def test_two_tabs_on_one_game_never_overwrite_each_other(context, base_url: str)
     # A was never behind: no word to it
     assert a.locator("#shell-conflict-text").count() == 0
     # B now saves on its own slot; A is not disturbed
-    wb.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     b.click("#shell-undo")
     b.wait_for_function(f"JSON.parse(localStorage.getItem('conquest:slot:{new}')).log.length === 1")
     assert a.locator("#shell-conflict-text").count() == 0 and stored_steps() == 1
@@ -161,7 +157,6 @@ def test_two_tabs_on_one_game_never_overwrite_each_other(context, base_url: str)
     c.goto(base_url + f"play/metagame/?slot={slot}")
     wc.wait_engine()
     assert c.inner_text(".shell-stepno").startswith("Step 1")
-    wa.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     a.click("#shell-undo")
     c.wait_for_selector("#shell-conflict-text")
     c.click("#shell-conflict-reload")
@@ -222,7 +217,6 @@ def test_game_page_with_full_storage_keeps_every_step_in_the_address(context, ba
     page.goto(base_url + "play/metagame/#" + make_fragment(campaign().save().to_json(), "h"))
     w.wait_engine()
     assert "storage is full" in page.inner_text("#shell-toast")
-    w.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     page.click("#shell-undo")  # a step played with storage full
     page.wait_for_function("document.querySelector('.shell-stepno').textContent.startsWith('Step 2')")
     toast = page.inner_text("#shell-toast")
@@ -235,7 +229,6 @@ def test_game_page_with_full_storage_keeps_every_step_in_the_address(context, ba
     assert page.inner_text(".shell-stepno").startswith("Step 2")  # a reload keeps the step
     # room is made: the next step stores it, and the game leaves the address
     page.evaluate("() => { for (const k of Object.keys(localStorage)) if (k.startsWith('fill')) localStorage.removeItem(k); }")
-    w.answers.append(True)  # several people at one device: Undo asks first (issue 19)
     page.click("#shell-undo")
     page.wait_for_function("location.search.includes('slot=') && !location.hash")
     assert "Saved in this browser now" in page.inner_text("#shell-toast")
