@@ -3,10 +3,17 @@
 ``GAME`` is the engine the registry finds (id ``"reign"``; title, seats and rulings prefix
 come from the facts in ``conquest/data/reign.json``). Modules: :mod:`.data` (the numbers of
 the data file, checked against the rulings), :mod:`.state` (frozen state, the ladder as one
-rung per place), :mod:`.actions` (short action texts), :mod:`.engine` (rulings R1-R11),
+rung per place), :mod:`.actions` (short action texts), :mod:`.engine` (rulings R1-R12),
 :mod:`.tables` (the rules page's tables), :mod:`.bots` (Random, Heuristic, Monte Carlo).
 
 Choices where the rulings are silent (the rules page says the same):
+
+- R12, turn order and phases (the project's reading of the seed's "The dark player goes
+  first ... Players alternate taking turns"; not yet in the shared rulings): the deal, then
+  the tracker choice, then turns, Player 1 first. Only the active player acts in a turn,
+  except the defender's answer to a declared battle; a battle's secret step takes only the
+  two secret choices; nothing is played before the deal or after the end. Every action made
+  at another moment is refused with code ``R12.phase``.
 
 - Set-up: the territory cards are dealt by a chance step (``L`` + the codes at places 0..5,
   row by row). Then both players choose their two tracker cards at once, in secret (a

@@ -1,4 +1,4 @@
-"""The To Reign Supreme rules (rulings R1-R11), as a :class:`conquest.core.Game`.
+"""The To Reign Supreme rules (rulings R1-R12), as a :class:`conquest.core.Game`.
 
 Why the engine does all the arithmetic: a battle adds up a dozen numbers on each side
 (R7), and the seed's own worked example gets one of them wrong. Here every number comes
@@ -318,7 +318,7 @@ class ReignGame(Game[State, Action]):
     def join_secret(self, state: State, parts: Mapping[int, Any]) -> Action:
         """One Reveal (or Setup) from both seats' parts; IllegalAction names the ruling."""
         if state.phase not in ("setup", "battle"):
-            raise _illegal("phase", "R10: no secret choice is being made now")
+            raise _illegal("R12.phase", "R12: no secret choice is being made now")
         if set(parts) != {0, 1}:
             raise _illegal("R10.parts", "R10: both players choose before the reveal")
         got = []
@@ -425,6 +425,7 @@ class ReignGame(Game[State, Action]):
         return handler(self, state, action)
 
     def _phase(self, state: State, action: Action, *phases: str) -> None:
+        """R12 (turn order and phases, the project's reading): each action has its moment."""
         if state.phase not in phases:
             now = {
                 "deal": "the territory cards are being dealt",
@@ -433,7 +434,7 @@ class ReignGame(Game[State, Action]):
                 "respond": f"{state.names[1 - state.active]} is answering a declared battle",
                 "battle": "both players are choosing their battle cards and purchases",
             }.get(state.phase, state.phase)
-            raise _illegal("phase", f"{action}: not now: {now}")
+            raise _illegal("R12.phase", f"R12: {action}: not now: {now}")
 
     def _need_action(self, state: State, action: Action) -> None:
         self._phase(state, action, "turn")
