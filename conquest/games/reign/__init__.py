@@ -33,6 +33,13 @@ Choices where the rulings are silent (the rules page says the same):
   defender gets one step to Restructure or fight as is (``p``): Restructure is allowed
   "while defending". The attacker Restructures, at any time, during their own turn; when
   the actions are used up and they can still pay, the turn ends with ``e``, otherwise at once.
+- Challenging setup: a middle card (on nobody's side) is Developed only from a Controlled
+  neighbour (``ReignGame.may_develop``; the seed: "must first Control the adjacent Territory
+  on their side before proceeding to the middle Territories"), refused as ``R1.middle``.
+  A card on someone's side is Developed without one (adjacency is asked only to take a card
+  from the opponent).
+- Reallocate picks up both players' Influenced cards (the seed's "with the same player
+  Influencing the new cards in the same locations"); no neighbour is needed.
 - Casualties cannot exceed the troops a side has (hired troops plus Military); spoils and
   R8's "3 or more casualties" count the troops that actually fell.
 - A player whose hand is empty after a battle takes the discards back at once (the seed's

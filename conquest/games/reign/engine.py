@@ -211,6 +211,18 @@ class ReignGame(Game[State, Action]):
             return True
         return any(rel(state.ladder[q], seat) == 3 for q in NEIGHBOURS[place])
 
+    def may_develop(self, state: State, seat: int, place: int) -> bool:
+        """R1, the project's reading of the seed's Challenging setup: a card on nobody's side
+        (the middle column) is Developed only from a Controlled neighbour.
+
+        The seed: "the middle two Territories would not be adjacent to any Controlled
+        Territories and players must first Control the adjacent Territory on their side before
+        proceeding to the middle Territories". Without this a player Develops the middle card
+        it starts with on turn 1 and reaches the opponent's side at once. A card on someone's
+        side needs nothing more: the seed asks adjacency only to take a card from the opponent.
+        """
+        return self.side_of(state, place) is not None or self.in_reach(state, seat, place)
+
     def face(self, state: State, place: int) -> Any:
         """The face-up side of the card at ``place`` (Controlled or Influenced)."""
         t = self.rules.territories[state.layout[place]]
@@ -385,7 +397,7 @@ class ReignGame(Game[State, Action]):
                         out.append(Reform(codes[state.layout[q]]))
             if p.wealth >= r.develop.value:
                 for q in places:
-                    if rel(state.ladder[q], me) == 2:
+                    if rel(state.ladder[q], me) == 2 and self.may_develop(state, me, q):
                         out.append(Develop(codes[state.layout[q]]))
             if p.wealth >= r.reallocate.value:
                 infl = [q for q in places if state.ladder[q] in (1, 2)]
@@ -705,6 +717,12 @@ class ReignGame(Game[State, Action]):
         q = self._place(state, a.t, str(a))
         if rel(state.ladder[q], me) != 2:
             raise _illegal("R2.develop", f"R2: {a}: Develop turns a card {state.names[me]} Influences into Control; {the(self.tname(state, q))} is not one")
+        if not self.may_develop(state, me, q):
+            raise _illegal(
+                "R1.middle",
+                f"R1: {a}: {the(self.tname(state, q))} is on nobody's side; {state.names[me]} must first "
+                "Control a card next to it (the seed: Control the adjacent card on one's side first)",
+            )
         p = self._pay(state, me, self.rules.develop.value, a, "R5")
         ladder = list(state.ladder)
         ladder[q] = 3 if me == 0 else 0
