@@ -6,8 +6,9 @@ Prints:
 
 - **Seat balance** (R9: "values are tuned by bot self-play so that neither seat wins more
   than 55%"): for each setup, ``--games`` games of the Heuristic bot against itself and
-  ``--mc-games`` of the Monte Carlo bot against itself; seat 1's win rate with a 95%
-  interval, average turns, games stopped unfinished.
+  ``--mc-games`` of the Monte Carlo bot against itself; each seat's win rate over the
+  finished games with its 95% (Wilson) interval, average turns, games stopped unfinished,
+  and whether both seats meet issue 25's target (45-55%, the interval inside 42-58%).
 - **Strategy cards**: for each card, how often it is played (count and share of all battle
   choices), how often the side playing it wins that battle, and how often the player who
   played it goes on to win the game.
@@ -111,25 +112,54 @@ def run_games(
 
 
 # -- figures --------------------------------------------------------------------------------
-def interval(k: int, n: int) -> str:
-    """A share with its 95% (Wilson) interval."""
-    if n == 0:
-        return "n/a"
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of ``k`` successes in ``n`` games, as shares.
+
+    Why Wilson and not p +/- 1.96 sd: it stays inside 0..1 and is right near 0% and 100%
+    (a level that wins every game still gets a lower bound below 100%).
+    """
+    if n <= 0:
+        return 0.0, 1.0
     p = k / n
-    z = 1.96
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return f"{100 * p:5.1f}% [{100 * (c - h):4.1f}-{100 * (c + h):4.1f}]"
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def interval(k: int, n: int) -> str:
+    """A share with its 95% (Wilson) interval, as the rules page writes it: ``52.6% [49.5-55.7]``."""
+    if n == 0:
+        return "n/a"
+    lo, hi = wilson(k, n)
+    return f"{100 * k / n:5.1f}% [{100 * lo:4.1f}-{100 * hi:4.1f}]"
+
+
+#: issue 25's target for each seat of a self-play setup: the win rate within 45-55% and its
+#: 95% interval inside 42-58% (R9 itself asks only for "neither seat above 55%")
+TARGET_RATE = (0.45, 0.55)
+TARGET_INTERVAL = (0.42, 0.58)
+
+
+def on_target(k: int, n: int) -> bool:
+    """Whether ``k`` wins in ``n`` finished games meet issue 25's seat-balance target."""
+    if n == 0:
+        return False
+    lo, hi = wilson(k, n)
+    return TARGET_RATE[0] <= k / n <= TARGET_RATE[1] and TARGET_INTERVAL[0] <= lo and hi <= TARGET_INTERVAL[1]
 
 
 def balance(games: list[dict[str, Any]], label: str) -> None:
+    """Each seat's win rate with its 95% interval over the finished games, and the verdict."""
     done = [g for g in games if g["winner"] is not None]
     wins1 = sum(1 for g in done if g["winner"] == 1)
+    wins0 = len(done) - wins1
     turns = statistics.mean(g["turns"] for g in games)
+    ok = on_target(wins0, len(done)) and on_target(wins1, len(done))
     print(
-        f"  {label:38} {len(games):5} games  seat 1 (first) wins {interval(len(done) - wins1, len(done))}"
+        f"  {label:38} {len(games):5} games  seat 1 (first) wins {interval(wins0, len(done))}"
         f"  seat 2 wins {interval(wins1, len(done))}  turns {turns:5.1f}  unfinished {len(games) - len(done)}"
+        f"  target 45-55% in 42-58%: {'met' if ok else 'NOT met'}"
     )
 
 

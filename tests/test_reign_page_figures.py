@@ -1,0 +1,78 @@
+"""To Reign Supreme's rules page quotes its win rates with their 95% intervals (issue 25, item 3).
+
+The Balance notes give win rates measured by ``bench/reign.py``. A point estimate alone hides
+how wide the margin is (200 games leave about +/-7 points), so every quoted win rate carries its
+Wilson interval, computed by the bench's own :func:`wilson` from the counts the page quotes.
+This test recomputes each one, so a figure changed on the page without its interval (or the
+other way round) fails.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = (ROOT / "site" / "rules" / "reign.md").read_text(encoding="utf-8")
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_reign", ROOT / "bench" / "reign.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_reign", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+BENCH = _bench()
+
+
+def page_form(k: int, n: int) -> str:
+    """``52.6% [49.5–55.7]``: the bench's interval as the page writes it (en dash)."""
+    text = re.sub(r"\s+", " ", BENCH.interval(k, n).strip()).replace("-", "–")
+    return text.replace("100.0", "100")
+
+
+#: (wins, finished games) behind every win rate the page quotes
+QUOTED = [
+    (526, 1000), (474, 1000),  # Easy, Heuristic
+    (464, 999), (535, 999),  # Challenging, Heuristic, 1 of 1,000 unfinished
+    (95, 200), (105, 200),  # Easy, Monte Carlo
+    (105, 200), (95, 200),  # Challenging, Monte Carlo
+    (553, 1000),  # Easy without the Agricultural Lands' heart
+    (207, 300), (177, 300),  # the richer Controlled sides ("about 69%": the bracket is checked)
+    (559, 1000),  # Raid with 2 coins per casualty
+    (100, 100), (100, 100), (63, 100),  # the levels against each other
+]
+
+
+@pytest.mark.parametrize(("k", "n"), QUOTED)
+def test_each_quoted_win_rate_carries_its_wilson_interval(k: int, n: int) -> None:
+    form = page_form(k, n)
+    if n == 300:  # quoted as "about 69%" and "59%" (rounded when measured): the bracket
+        form = form[form.index("[") :]
+    assert form in PAGE, form
+
+
+def test_no_win_rate_is_quoted_without_an_interval() -> None:
+    balance = PAGE[PAGE.index("## Balance notes") : PAGE.index("How often each strategy card")]
+    levels = PAGE[PAGE.index("The levels against each other") : PAGE.index("Time per decision")]
+    for part in (balance, levels):
+        # measured rates are written with one decimal (or 100%); whole bounds such as "95%
+        # interval" or "above 56%" are not measurements
+        for m in re.finditer(r"\d+\.\d%|\b100%", part):
+            assert part[m.end() : m.end() + 2] == " [", part[max(0, m.start() - 60) : m.end() + 10]
+
+
+def test_wilson_interval_and_the_target() -> None:
+    lo, hi = BENCH.wilson(100, 100)
+    assert hi > 0.9999 and 0.96 < lo < 0.965  # all wins still leaves a lower bound below 100%
+    assert BENCH.wilson(0, 0) == (0.0, 1.0)
+    assert BENCH.on_target(526, 1000) and BENCH.on_target(474, 1000)
+    assert not BENCH.on_target(105, 200)  # 52.5% but [45.6-59.3] reaches past 58%
+    assert not BENCH.on_target(560, 1000)  # 56.0% is above 55%
