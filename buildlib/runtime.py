@@ -18,9 +18,10 @@ SITE_SRC = ROOT / "site"
 NODE = ROOT / "node_modules"
 sys.path.insert(0, str(SITE_SRC / "py"))
 
-from contract import ENGINE_FAILED, PLAY_PREFIX  # noqa: E402
+from contract import ENGINE_FAILED, LAZY_DATA_URL, PLAY_PREFIX  # noqa: E402
 
 from buildlib.errors import BuildError  # noqa: E402
+from conquest.catalog import LAZY_DIR  # noqa: E402
 
 # Pyodide files a page needs (no packages: the engines use the standard library only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
@@ -103,11 +104,25 @@ def pyscript_files() -> dict[str, bytes]:
     return out
 
 
+def lazy_files() -> dict[str, bytes]:
+    """The data only some saves need (``conquest.catalog.LAZY_DIR``: questions of earlier
+    editions of a bank), served beside app.zip instead of inside it, so no first visit
+    downloads them; the page fetches one when a save needs it, and the service worker
+    caches them with the rest of the site, so an old link opens offline too."""
+    return {
+        f"{LAZY_DATA_URL}{path.relative_to(LAZY_DIR).as_posix()}": path.read_bytes()
+        for path in sorted(LAZY_DIR.rglob("*.json"))
+    }
+
+
 def app_zip() -> bytes:
-    """The ``conquest`` package and the page modules, unpacked by PyScript into the cwd."""
+    """The ``conquest`` package and the page modules, unpacked by PyScript into the cwd
+    (without :func:`lazy_files`)."""
     buf = io.BytesIO()
     files: list[tuple[str, Path]] = []
     for path in sorted((ROOT / "conquest").rglob("*")):
+        if path.is_relative_to(LAZY_DIR):
+            continue
         if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".json"}:
             files.append((path.relative_to(ROOT).as_posix(), path))
     for path in sorted((SITE_SRC / "py").glob("*.py")):
@@ -173,6 +188,7 @@ def runtime_files() -> dict[str, bytes]:
     for name, data in pyscript_files().items():
         files[f"runtime/pyscript/{name}"] = data
     files["py/app.zip"] = app_zip()
+    files.update(lazy_files())
     files.update(page_scripts())
     return files
 

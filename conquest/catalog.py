@@ -12,13 +12,56 @@ one data file, one template.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DATA_DIR", "CatalogError", "GameFacts", "catalog", "facts", "load_data"]
+__all__ = [
+    "DATA_DIR",
+    "LAZY_DIR",
+    "CatalogError",
+    "GameFacts",
+    "catalog",
+    "facts",
+    "load_data",
+    "read_lazy",
+    "set_lazy_fetch",
+]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+#: data only some saves need (questions of earlier editions of a bank): kept out of the
+#: page's ``app.zip``, which every first visit downloads, and served beside it (build.py);
+#: read with :func:`read_lazy`, only when needed
+LAZY_DIR = DATA_DIR / "legacy"
+
+_lazy_fetch: Callable[[str], bytes] | None = None
+
+
+def set_lazy_fetch(fetch: Callable[[str], bytes] | None) -> None:
+    """Where :func:`read_lazy` gets a file that is not on disk: the page sets a fetch from the
+    site (``fetch(relative path under LAZY_DIR) -> bytes``, raising OSError when it fails)."""
+    global _lazy_fetch
+    _lazy_fetch = fetch
+
+
+def read_lazy(rel: str) -> bytes:
+    """A file under :data:`LAZY_DIR` (``rel`` like ``"campaign_questions.json"``): from disk
+    (CPython, or a page that fetched it before), else through the page's fetch, then kept on
+    the page's disk so it is fetched at most once. OSError when neither has it."""
+    path = LAZY_DIR / rel
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        if _lazy_fetch is None:
+            raise
+    data = _lazy_fetch(rel)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError:
+        pass  # kept in memory by the caller anyway
+    return data
 
 
 class CatalogError(ValueError):

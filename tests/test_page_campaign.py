@@ -585,3 +585,18 @@ def test_a_game_on_another_map_is_played_from_the_list() -> None:
     assert find_all(tree["cp-marks"], "text") == []
     fire(tree["cp-choose"], "button")
     assert shell.session.match.log[-1].startswith("p")
+
+
+def test_a_game_saved_before_the_bank_was_rebuilt_says_so() -> None:
+    """An old save (tests/data/campaign_save_2026-11-22.json, made by the engine of cf13780)
+    opens on the page, its questions shown as they were asked, with a plain word about it."""
+    save = json.loads((Path(__file__).parent / "data" / "campaign_save_2026-11-22.json").read_text(encoding="utf-8"))
+    cut = next(i for i, t in enumerate(save["log"]) if t.startswith("a") and i > 20)  # a battle question is open
+    shell, page, host = make_page(CampaignPage)
+    shell.open(check_save({**save, "log": save["log"][:cut]}), None, "view")
+    trees = render_all(shell)
+    note = text(find(trees["cp-side"], "#cp-edition"))
+    assert "earlier edition of the question bank" in note and "5 of the 5 questions" in note
+    assert "2026-11-22 edition of the question bank" in text(find(trees["cp-stage"], "#cp-question"))
+    fresh, _, _ = started()
+    assert find_all(render_all(fresh)["cp-side"], "#cp-edition") == []

@@ -842,6 +842,10 @@ class CampaignPage(GamePage):
             h("p", f"{plural(qs['asked'], 'question')} asked so far; the game draws from "
                    f"{qs['multiple_choice']:,} multiple-choice and {qs['guess']:,} guess questions, none twice.",
               cls="muted cp-qcount"),
+            h("p", "This game was played with questions from an earlier edition of the question bank "
+                   f"({qs['earlier_edition']:,} of the {plural(qs['asked'], 'question')} asked): they are shown "
+                   "as they were asked. New questions come from the current bank.",
+              cls="cp-edition", id="cp-edition") if qs.get("earlier_edition") else None,
             id="cp-side-inner",
         )
 

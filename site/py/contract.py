@@ -6,7 +6,7 @@ no ``js``: build.py imports it under CPython, the pages under Pyodide.
 """
 from __future__ import annotations
 
-__all__ = ["PLAY_PREFIX", "SITE_DATA_ID", "ENGINE_FAILED", "play_module", "game_of_module"]
+__all__ = ["PLAY_PREFIX", "SITE_DATA_ID", "ENGINE_FAILED", "LAZY_DATA_URL", "play_module", "game_of_module"]
 
 #: a game's page module is shipped as ``play_<game id>.py`` (from ``site/games/<id>.py``)
 PLAY_PREFIX = "play_"
@@ -14,6 +14,9 @@ PLAY_PREFIX = "play_"
 SITE_DATA_ID = "site-data"
 #: what the build's bootstrap calls in the page when the page's Python raised (frame.js)
 ENGINE_FAILED = "conquestEngineFailed"
+#: where the build serves the files of ``conquest.catalog.LAZY_DIR`` (kept out of app.zip),
+#: from the site's root; a page fetches one only when a save needs it
+LAZY_DATA_URL = "py/lazy/"
 
 
 def play_module(game_id: str) -> str:

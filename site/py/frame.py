@@ -228,6 +228,34 @@ def page_url(root_relative: str) -> str:
     return str(js.URL.new(root + root_relative, js.location.href).href)
 
 
+def fetch_lazy_data(rel: str) -> bytes:
+    """A file of ``conquest.catalog.LAZY_DIR`` from the site (``contract.LAZY_DATA_URL``),
+    for the engine's :func:`conquest.catalog.read_lazy`, which asks for one only when a save
+    needs it (an old game's questions). Synchronous, because replay is: the rules engine
+    never awaits. The service worker answers it from its cache offline. OSError if it fails."""
+    from contract import LAZY_DATA_URL
+
+    url = page_url(LAZY_DATA_URL + rel)
+    try:
+        req = js.XMLHttpRequest.new()
+        req.open("GET", url, False)
+        req.send()
+    except JsException as exc:
+        raise OSError(f"{rel} could not be fetched ({exc}); are you offline?") from None
+    if int(req.status) != 200:
+        raise OSError(f"{rel} could not be fetched (HTTP {int(req.status)}); are you offline?")
+    return str(req.responseText).encode("utf-8")
+
+
+def _install_lazy_fetch() -> None:
+    from conquest.catalog import set_lazy_fetch
+
+    set_lazy_fetch(fetch_lazy_data)
+
+
+_install_lazy_fetch()
+
+
 def drop_fragment() -> None:
     """Take the game out of the address bar (once it is stored), so a reload does not re-add it."""
     js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])

@@ -119,3 +119,23 @@ def test_a_whole_game_with_one_person_and_two_bots(open_page, tmp_path: Path) ->
     assert page.locator("img[src=x]").count() == 0 and HOSTILE in page.inner_text("#cp-score")
     assert page.locator("#shell-log li").count() > 20
     w.assert_clean()
+
+
+def test_a_link_to_a_game_saved_before_the_bank_was_rebuilt_opens(open_page) -> None:
+    """A link made by the engine and bank of cf13780 (tests/data/campaign_save_2026-11-22.json):
+    the page fetches the earlier editions' questions (kept out of app.zip) only then, replays
+    the game to the same end, and says it was played with an earlier edition's questions."""
+    from conquest.savecode import make_fragment
+
+    save = json.loads((Path(__file__).resolve().parent.parent / "data" / "campaign_save_2026-11-22.json").read_text())
+    w = open_page("play/campaign/#" + make_fragment(save, "h"), wait=None)
+    fetched: list[str] = []  # the engine starts seconds after the load event: in time
+    w.page.on("request", lambda req: fetched.append(req.url) if "/py/lazy/" in req.url else None)
+    w.wait_engine("ready")
+    page = w.page
+    page.wait_for_selector("#cp-edition")
+    assert "earlier edition of the question bank" in page.inner_text("#cp-edition")
+    assert "Cleo wins with 4,500 points" in page.inner_text("#shell-prompt")
+    assert "Lahore (Pakistan) to Shenyang (China)" in page.inner_text("#cp-reveal")
+    assert "4,459 km" in page.inner_text("#cp-right")
+    assert len(fetched) == 1 and fetched[0].endswith("/py/lazy/campaign_questions.json")

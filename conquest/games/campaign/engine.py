@@ -22,6 +22,7 @@ from typing import Any
 
 from conquest.catalog import load_data
 from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
+from conquest.games.campaign import questions
 from conquest.games.campaign.actions import (
     Action,
     Answers,
@@ -512,6 +513,12 @@ class CampaignGame(Game[State, Action]):
     def _candidates(self, state: State) -> list[str]:
         return self.setup(state).pool.candidates(self.question_kind(state), state.used)
 
+    def earlier_edition_questions(self, state: State) -> int:
+        """How many of the questions asked so far come from an earlier edition of the bank
+        (a game saved before the bank was rebuilt; the page says so). Only views ask this."""
+        pool = self.setup(state).pool
+        return sum(1 for u in state.used if u not in pool.questions)
+
     def outcome(self, state: State) -> Outcome | None:
         """S7: the most points wins; a tie was settled by a guess question before the end."""
         if state.phase != "over":
@@ -636,12 +643,35 @@ class CampaignGame(Game[State, Action]):
         q = self.question(state, a.qid)
         kind = self.question_kind(state)
         if q is None:
-            raise _illegal("S8.unknown-question", f"S8: there is no question {excerpt(a.qid)} in this game's questions")
+            why = questions.legacy_error
+            raise _illegal(
+                "S8.unknown-question",
+                f"S8: there is no question {excerpt(a.qid)} in this game's questions"
+                + (f" (the questions of earlier editions of the bank could not be read: {why})" if why else ""),
+            )
         if q.kind != kind:
             raise _illegal("S8.question-kind", f"S8: a {kind} question is needed now; {excerpt(a.qid)} is a {q.kind} question")
-        if not self.setup(state).pool.may_draw(kind, state.used, a.qid):
+        if q.edition:
+            self._check_earlier_edition(state, q)
+        elif not self.setup(state).pool.may_draw(kind, state.used, a.qid):
             raise _illegal("S8.repeat", f"S8: question {excerpt(a.qid)} was already asked in this game")
         return replace(state, phase="answer", question=a.qid, used=state.used.plus(a.qid))
+
+    def _check_earlier_edition(self, state: State, q: Question) -> None:
+        """S8: a question of an earlier edition of the bank (one a rebuild retired) is never
+        drawn anew, so only a game played before that rebuild names one: it is accepted
+        once per game, and only before any question of a later edition or of the current
+        bank (a game's questions come from the editions in the order the site had them)."""
+        if q.id in state.used:
+            raise _illegal("S8.repeat", f"S8: question {q.id!r} was already asked in this game")
+        pool = self.setup(state).pool
+        # running counts (state.Used), so a long log costs no scan per draw
+        if state.used.count_in(pool.all_ids) or state.used.count_in(questions.legacy_later_than(q.edition)):
+            raise _illegal(
+                "S8.edition",
+                f"S8: question {q.id!r} is from the {q.edition} edition of the question bank, which no game "
+                "draws from after asking a question of a later edition or of the current bank",
+            )
 
     def _check_answers(self, state: State, q: Question, a: Answers) -> None:
         if len(a.parts) != len(state.asked):

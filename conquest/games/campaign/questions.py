@@ -17,6 +17,13 @@ from and that every answer is timed.
   pack categories. No question is drawn twice in a game; if a pool runs dry (a pack is
   small) the draw falls back to the rest of the bank, and only if that is exhausted too do
   questions come round again.
+- **Earlier editions** (``conquest/data/legacy/campaign_questions.json``, made by
+  ``tools/questions_legacy.py``): every question a rebuild of the bank retired, kept exactly
+  as it was asked. Saves, links and files name questions by id, and a game must replay as it
+  was played whatever the site's current bank (S8: what was asked stays asked), so an id
+  the bank lacks is looked up there (:func:`legacy_question`). Never drawn for a new game:
+  the pool's draws come from the bank and the pack only. The file is read only when a save
+  needs it (the page fetches it then: it is not in ``app.zip``).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from conquest.catalog import DATA_DIR
+from conquest.catalog import DATA_DIR, LAZY_DIR, read_lazy
 from conquest.core import InvalidOptions, excerpt
 
 if TYPE_CHECKING:
@@ -42,7 +49,9 @@ __all__ = [
     "PackError",
     "Pool",
     "Question",
+    "legacy_question",
     "load_bank",
+    "load_legacy",
     "load_pack",
     "make_pool",
     "normalize_pack",
@@ -51,6 +60,9 @@ __all__ = [
 ]
 
 BANK_FILE = DATA_DIR / "campaign_questions.json"
+LEGACY_FILE = LAZY_DIR / "campaign_questions.json"
+#: what a bank id looks like (6 characters of base 36); pack questions are ``p1``, ``p2``...
+BANK_ID = re.compile(r"[0-9a-z]{6}")
 
 CHOICE = "choice"
 GUESS = "guess"
@@ -94,6 +106,9 @@ class Question:
     hi: int = 0
     #: where the fact comes from, for people ("GeoNames (CC BY 4.0), 2018")
     source: str = ""
+    #: "" for the current bank; for a question of an earlier edition of the bank, that
+    #: edition's id (an ISO date, so editions sort in time)
+    edition: str = ""
 
     def public(self, category_name: str | None = None) -> dict[str, Any]:
         """What players may see before answering: never the answer."""
@@ -109,6 +124,8 @@ class Question:
             out.update(unit=self.unit, min=self.lo, max=self.hi)
         if self.source:
             out["source"] = self.source
+        if self.edition:
+            out["edition"] = self.edition
         return out
 
     def answer_text(self) -> str:
@@ -165,21 +182,30 @@ def load_bank() -> Bank:
 
 
 def bank_from_json(raw: Mapping[str, Any]) -> Bank:
-    """Build a :class:`Bank` from the file's JSON (see ``tools/questions.py`` for the layout)."""
+    """Build a :class:`Bank` from the file's JSON (see ``tools/questions.py`` for the layout;
+    the earlier editions' file has the same layout, each source naming its edition)."""
     cats = {c["id"]: c["name"] for c in raw["categories"]}
     cat_ids = [c["id"] for c in raw["categories"]]
     sources = tuple(raw["sources"])
+    editions = [e["id"] for e in raw.get("editions", ())]
     labels = [_source_label(s) for s in sources]
+    eds = [editions[s["edition"]] if "edition" in s else "" for s in sources]
+    labels = [
+        f"{label} · from the {ed} edition of the question bank" if ed else label
+        for label, ed in zip(labels, eds, strict=True)
+    ]
     questions: dict[str, Question] = {}
     kinds: dict[str, list[str]] = {CHOICE: [], GUESS: []}
     per_cat: dict[str, dict[str, list[str]]] = {c: {CHOICE: [], GUESS: []} for c in cats}
     for qid, cat, src, text, options, answer in raw["choice"]:
-        q = Question(qid, CHOICE, cat_ids[cat], text, answer, tuple(options), source=labels[src])
+        q = Question(qid, CHOICE, cat_ids[cat], text, answer, tuple(options), source=labels[src], edition=eds[src])
         questions[qid] = q
         kinds[CHOICE].append(qid)
         per_cat[q.category][CHOICE].append(qid)
     for qid, cat, src, text, unit, lo, hi, answer in raw["guess"]:
-        q = Question(qid, GUESS, cat_ids[cat], text, answer, unit=unit, lo=lo, hi=hi, source=labels[src])
+        q = Question(
+            qid, GUESS, cat_ids[cat], text, answer, unit=unit, lo=lo, hi=hi, source=labels[src], edition=eds[src]
+        )
         questions[qid] = q
         kinds[GUESS].append(qid)
         per_cat[q.category][GUESS].append(qid)
@@ -190,6 +216,47 @@ def bank_from_json(raw: Mapping[str, Any]) -> Bank:
         by_kind={k: tuple(v) for k, v in kinds.items()},
         by_category={c: {k: tuple(v) for k, v in d.items()} for c, d in per_cat.items()},
     )
+
+
+_legacy: Bank | None = None
+#: why the earlier editions could not be read the last time (retried at the next need)
+legacy_error = ""
+
+
+def load_legacy() -> Bank | None:
+    """The questions of earlier editions of the bank, read on first need and kept; None
+    when they cannot be read now (the page is offline and never fetched them), with the
+    reason in :data:`legacy_error`. A failure is not kept: the next need tries again."""
+    global _legacy, legacy_error
+    if _legacy is None:
+        try:
+            _legacy = bank_from_json(json.loads(read_lazy(LEGACY_FILE.name)))
+            legacy_error = ""
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+            legacy_error = f"{type(exc).__name__}: {exc}"[:200]
+            return None
+    return _legacy
+
+
+@lru_cache(maxsize=8)
+def legacy_later_than(edition: str) -> frozenset[str]:
+    """Ids of the earlier editions' questions from an edition later than ``edition`` (one
+    object per edition, so ``Used.count_in`` keeps running counts)."""
+    legacy = load_legacy()
+    if legacy is None:
+        return frozenset()
+    return frozenset(qid for qid, q in legacy.questions.items() if q.edition > edition)
+
+
+def legacy_question(qid: str) -> Question | None:
+    """The question of an earlier edition of the bank with this id, or None.
+
+    Consulted only for an id the bank and the game's pack lack (a save from before the bank
+    was rebuilt); ids that cannot be bank ids never cause a read."""
+    if not isinstance(qid, str) or not BANK_ID.fullmatch(qid):
+        return None
+    legacy = load_legacy()
+    return None if legacy is None else legacy.questions.get(qid)
 
 
 # ------------------------------------------------------------------------------------------
@@ -536,8 +603,16 @@ class Pool:
             return qid in self._sets[which[: -len("-again")], kind]
         return qid in self._sets[which, kind] and qid not in used
 
+    @cached_property
+    def all_ids(self) -> frozenset[str]:
+        """Every id of the game's bank and pack (one object, so ``Used.count_in`` keeps counts)."""
+        return frozenset(self.questions)
+
     def get(self, qid: str) -> Question | None:
-        return self.questions.get(qid)
+        """The game's question with this id; an id neither the bank nor the pack holds is
+        looked up among the earlier editions' questions (an old save's, never drawn anew)."""
+        q = self.questions.get(qid)
+        return q if q is not None else legacy_question(qid)
 
     def category_name(self, q: Question) -> str:
         return self.category_names.get(q.category, q.category)

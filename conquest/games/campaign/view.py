@@ -145,6 +145,8 @@ def build_view(game: CampaignGame, state: State, player: int | None) -> dict[str
             "multiple_choice": len(pool.eligible[CHOICE]),
             "guess": len(pool.eligible["guess"]),
             "asked": len(state.used),
+            # asked from an earlier edition of the bank (a game saved before it was rebuilt)
+            "earlier_edition": game.earlier_edition_questions(state),
         },
         "order": list(state.order),
         "turn": state.turn if state.order else None,
@@ -195,7 +197,8 @@ def describe_action(game: CampaignGame, state: State, action: Action) -> str:
         if q is None:
             return f"Question {action.qid} drawn."
         cat = game.setup(state).pool.category_name(q)
-        return f"Question for {_purpose_words(game, state, state.purpose)} ({cat}): {q.text}"
+        old = f", from the {q.edition} edition of the question bank" if q.edition else ""
+        return f"Question for {_purpose_words(game, state, state.purpose)} ({cat}{old}): {q.text}"
     if isinstance(action, Order):
         who = ", ".join(name(state, s) for s in action.seats)
         how = "by points, most first" if state.battle_round >= _rules().rounds else "drawn at random"
