@@ -1410,6 +1410,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         same = args.out.is_file() and args.out.read_bytes() == data
         print(f"{args.out}: {'up to date' if same else 'differs from what the generator makes'}")
         return 0 if same else 1
+    if args.out.resolve() == OUT.resolve() and args.out.is_file() and args.out.read_bytes() != data:
+        # old games name questions this rebuild drops: keep them (tools/questions_legacy.py)
+        from questions_legacy import retire_file
+
+        today = dt.datetime.now(dt.UTC).date().isoformat()
+        kept = retire_file(args.out.read_bytes(), made, today, f"conquest/data/campaign_questions.json replaced on {today}")
+        print(f"kept {kept:,} retired questions for old games in conquest/data/legacy/campaign_questions.json")
     args.out.write_bytes(data)
     print(f"wrote {args.out} ({len(data):,} bytes): {len(made['choice']):,} multiple-choice, {len(made['guess']):,} guess")
     return 0

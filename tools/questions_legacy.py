@@ -81,8 +81,11 @@ def retire(
     guess = [q for q in old_bank["guess"] if q[0] not in keep_ids]
     if not choice and not guess:
         return out
-    if any(e["id"] == edition for e in out["editions"]):
-        raise SystemExit(f"the legacy file already has an edition {edition!r}")
+    taken = {e["id"] for e in out["editions"]}
+    base, n = edition, 1
+    while edition in taken:  # a second rebuild on the same day: "2026-11-25-2" sorts after it
+        n += 1
+        edition = f"{base}-{n}"
     ed = len(out["editions"])
     out["editions"].append({"id": edition, "origin": origin, "sha256": sha256, "questions": len(choice) + len(guess)})
     src_base = len(out["sources"])
