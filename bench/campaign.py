@@ -15,6 +15,7 @@ Prints:
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import sys
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conquest.bots import play_match  # noqa: E402
 from conquest.games.campaign import GAME  # noqa: E402
-from conquest.games.campaign.questions import BANK_FILE, bank_from_json, load_pack, seal_pack  # noqa: E402
+from conquest.games.campaign.questions import BANK_FILE, LEGACY_FILE, bank_from_json, load_pack, seal_pack  # noqa: E402
 from conquest.rng import Rng  # noqa: E402
 from conquest.savecode import encode_save  # noqa: E402
 from conquest.session import Match  # noqa: E402
@@ -52,6 +53,15 @@ def bank_figures() -> None:
     rates = form_guess_rates(raw)
     print("  form-guess rate (pick the option that looks like the question; chance 25%): " + ", ".join(
         f"{c} {r:.0%}" for c, r in rates.items()))
+    legacy = LEGACY_FILE.read_bytes()
+    t = time.perf_counter()
+    old = bank_from_json(json.loads(legacy))
+    took = time.perf_counter() - t
+    print(
+        f"earlier editions (old games' questions; not in app.zip, fetched only by old games, cached by the "
+        f"service worker): {len(legacy):,} bytes, gzip {len(gzip.compress(legacy, 9)):,}, "
+        f"{len(old.questions):,} questions, read in {took * 1000:.0f} ms"
+    )
 
 
 def game_figures(n: int) -> None:

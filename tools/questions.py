@@ -31,6 +31,10 @@ Usage::
     python tools/questions.py            # write the bank and print the quality report
     python tools/questions.py --check    # exit 1 if the committed bank is not what we make
 
+Writing a new bank over an old one first keeps the questions the rebuild drops, for games
+saved with them, in ``conquest/data/legacy/campaign_questions.json`` (see
+``tools/questions_legacy.py``): ids name questions in saves and links, forever.
+
 Layout of the output (compact, one question per line so diffs stay readable)::
 
     {"format": 1, "about": ..., "sources": [{id, what, source, check, license, url, year}],

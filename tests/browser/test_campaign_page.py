@@ -139,3 +139,32 @@ def test_a_link_to_a_game_saved_before_the_bank_was_rebuilt_opens(open_page) -> 
     assert "Lahore (Pakistan) to Shenyang (China)" in page.inner_text("#cp-reveal")
     assert "4,459 km" in page.inner_text("#cp-right")
     assert len(fetched) == 1 and fetched[0].endswith("/py/lazy/campaign_questions.json")
+
+
+def test_an_old_link_opens_offline_once_the_site_was_visited(browser, base_url: str) -> None:
+    """The service worker caches the earlier editions' questions with the rest of the site,
+    and the page's synchronous fetch of them is answered from that cache offline."""
+    from conquest.savecode import make_fragment
+    from tests.browser.conftest import watch
+
+    save = json.loads((Path(__file__).resolve().parent.parent / "data" / "campaign_save_2026-11-22.json").read_text())
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    try:
+        page = context.new_page()
+        w = watch(page, base_url)
+        page.goto(base_url + "play/campaign/")
+        w.wait_engine()
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        w.wait_engine()
+        context.set_offline(True)
+        try:
+            page.goto(base_url + "play/campaign/?offline=1#" + make_fragment(save, "h"))
+            w.wait_engine()
+            page.wait_for_selector("#cp-edition")
+            assert "Cleo wins with 4,500 points" in page.inner_text("#shell-prompt")
+        finally:
+            context.set_offline(False)
+    finally:
+        context.close()
