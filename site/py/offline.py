@@ -199,7 +199,7 @@ async def make_copy(runner: Any, button: Any, copy: bool) -> None:
     button.textContent = "Writing the file…" if copy else "Preparing the offline copy…"
     name = copy_filename(shell.game.id, title)
     try:
-        size = await js.conquestOfflineCopy(json.dumps(state, ensure_ascii=False), name)
+        size = await js.conquestOfflineCopy(json.dumps(state, ensure_ascii=False), name, json.dumps(lazy_files()))
     except Exception as exc:  # a failed fetch or an old browser: say so, nothing is lost
         shell.say(f"The offline copy could not be made ({exc}). Your game is unchanged.", "error")
     else:
@@ -213,6 +213,33 @@ async def make_copy(runner: Any, button: Any, copy: bool) -> None:
         button.disabled = False
         button.textContent = label
     runner.render()
+
+
+def lazy_files() -> list[list[str]]:
+    """Data files kept out of app.zip that this page has read (``conquest.catalog.LAZY_DIR``:
+    fetched only when a game needed them, e.g. an old game's questions): ``[[name, site
+    path]]``, embedded in the copy so that game plays from disk too."""
+    from contract import LAZY_DATA_URL
+
+    from conquest.catalog import LAZY_DIR
+
+    if not LAZY_DIR.is_dir():
+        return []
+    return [[p.name, LAZY_DATA_URL + p.name] for p in sorted(LAZY_DIR.glob("*.json"))]
+
+
+def embedded_lazy(name: str) -> bytes:
+    """In a copy: a data file of ``LAZY_DIR`` from the copy itself (``data-offline-lazy``),
+    for :func:`conquest.catalog.read_lazy`. OSError when the copy lacks it."""
+    import base64
+    import gzip
+
+    import js  # type: ignore[import-not-found]
+
+    for node in js.document.querySelectorAll("script[data-offline-lazy]"):
+        if str(node.dataset.offlineLazy) == name:
+            return gzip.decompress(base64.b64decode(str(node.textContent)))
+    raise OSError(f"this offline copy lacks {name} (made before its game needed it?); download it again from the site")
 
 
 def _own_state() -> dict[str, Any] | None:
@@ -252,6 +279,9 @@ def boot_copy() -> None:
         frame.storage_ok = False
         frame.show_notice(NO_STORAGE)
     frame._store = Store(backend)
+    from conquest.catalog import set_lazy_fetch
+
+    set_lazy_fetch(embedded_lazy)  # the copy fetches nothing: its data files are inside it
     href = str(js.location.href)
     save = state.get("save")
     # a fresh open of the file (no query, no fragment): the file's game; otherwise the shell

@@ -92,8 +92,8 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
 // first click only. An offline copy sets its own ("Save to file", static/offline-boot.js).
 const offlineCopy = html.hasAttribute("data-offline-copy");
 if (!offlineCopy) {
-  window.conquestOfflineCopy = async (stateJson, filename) =>
-    (await import(new URL(root + "static/offline.js", location.href).href)).download(stateJson, filename, root);
+  window.conquestOfflineCopy = async (stateJson, filename, lazyJson) =>
+    (await import(new URL(root + "static/offline.js", location.href).href)).download(stateJson, filename, root, lazyJson);
 }
 if (location.protocol === "file:" && !offlineCopy) {
   setStatus("failed", "Engine unavailable");

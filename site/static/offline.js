@@ -151,10 +151,24 @@ async function copyPolicy(boot) {
   ].join("; ");
 }
 
+// Data files kept out of app.zip that this game needs (an old game's questions, see
+// conquest.catalog.LAZY_DIR): [[name, site path], ...] from offline.py, each embedded as
+// data-offline-lazy="name", which the copy's Python reads when the engine asks for it.
+async function lazyParts(root, lazyJson) {
+  const parts = [];
+  for (const [name, path] of JSON.parse(lazyJson || "[]")) {
+    if (!/^[\w.-]+$/.test(name) || !/^py\/[\w./-]+$/.test(path) || path.includes("..")) throw new Error(`bad data file ${name}`);
+    const data = await gzip64(await get(new URL(root + path, location.href).href, "bytes"));
+    parts.push(element("script", { type: "application/octet-stream", "data-offline-lazy": name }, data));
+  }
+  return parts;
+}
+
 /** Make the copy and hand it to the browser as a download; resolves to its size in bytes. */
-export async function download(stateJson, filename, root) {
+export async function download(stateJson, filename, root, lazyJson) {
   if (!runtimeParts) runtimeParts = runtime(root).catch((err) => { runtimeParts = null; throw err; });
-  const [page, parts] = await Promise.all([standalone(root), runtimeParts]);
+  const [page, runtimeFiles, lazy] = await Promise.all([standalone(root), runtimeParts, lazyParts(root, lazyJson)]);
+  const parts = [...runtimeFiles, ...lazy];
   const state = String(stateJson).replace(/</g, "\\u003c");  // data, never markup
   const blob = new Blob([
     page.before,

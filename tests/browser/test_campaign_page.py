@@ -139,6 +139,30 @@ def test_a_link_to_a_game_saved_before_the_bank_was_rebuilt_opens(open_page) -> 
     assert "Lahore (Pakistan) to Shenyang (China)" in page.inner_text("#cp-reveal")
     assert "4,459 km" in page.inner_text("#cp-right")
     assert len(fetched) == 1 and fetched[0].endswith("/py/lazy/campaign_questions.json")
+    w.assert_clean()
+
+
+def test_an_old_game_made_into_an_offline_copy_plays_from_disk(open_page, browser, tmp_path: Path) -> None:
+    """The copy of an old game carries the earlier editions' questions it needs (they are not
+    in app.zip) and replays from disk with no request."""
+    from conquest.savecode import make_fragment
+    from tests.browser.test_offline_copy import Disk, download_copy
+
+    save = json.loads((Path(__file__).resolve().parent.parent / "data" / "campaign_save_2026-11-22.json").read_text())
+    w = open_page("play/campaign/#" + make_fragment(save, "h"))
+    w.page.wait_for_selector("#cp-edition")
+    path = tmp_path / "old.html"
+    download_copy(w.page, path)
+    assert path.read_text(encoding="utf-8").count("data-offline-lazy=") == 1
+    disk = Disk(browser)
+    try:
+        copy = disk.open(path)
+        copy.wait_for_selector("#cp-edition")
+        assert "Cleo wins with 4,500 points" in copy.inner_text("#shell-prompt")
+        copy.close()
+        disk.assert_clean()
+    finally:
+        disk.close()
 
 
 def test_an_old_link_opens_offline_once_the_site_was_visited(browser, base_url: str) -> None:
