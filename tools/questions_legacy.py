@@ -21,8 +21,8 @@ Editions so far:
   cf13780, 9,016 questions), replaced by issue 24's bank whose ids hash a question's whole
   content. Made with::
 
-      git show cf13780:conquest/data/campaign_questions.json > /tmp/old_bank.json
-      python tools/questions_legacy.py /tmp/old_bank.json --edition 2026-11-22 \\
+      git show cf13780:conquest/data/campaign_questions.json > old_bank.json
+      python tools/questions_legacy.py old_bank.json --edition 2026-11-22 \\
           --origin "conquest/data/campaign_questions.json at commit cf13780 (first made at bc0a23a)"
 
 ``tools/questions.py`` calls :func:`retire` by itself before it writes a new bank over an
