@@ -147,6 +147,38 @@ def decode_save(code: str) -> dict[str, Any]:
     return parse_save_json(raw, what="link", joined_log=True)
 
 
+#: the deepest nesting of brackets any save holds (options up to MAX_OPTIONS_DEPTH, and the
+#: save, its options and a list around them); packs are shallower still
+MAX_NESTING = MAX_OPTIONS_DEPTH + 8
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_AS_PARENS = str.maketrans("[{]}", "(())")
+
+
+def check_nesting(text: str, what: str, limit: int = MAX_NESTING) -> None:
+    """Refuse JSON nested deeper than ``limit`` before anything parses it (issue 20, item 2).
+
+    Why on the raw text: the JSON parser recurses once per level, and under Pyodide the
+    stack ends long before Python's recursion limit: a 102-character link nested 4,700
+    lists deep stopped the engine for good ("Maximum call stack size exceeded"). Strings are
+    skipped (a bracket in a name is text). Each pass removes the innermost empty pairs, so a
+    pair still removed by pass ``limit + 1`` encloses more than ``limit`` levels: at most
+    that many passes of ``str.replace`` (fast at any size; a Python loop per bracket was
+    not, on 2 MB of brackets). Brackets that do not match are the parser's to refuse.
+    """
+    parens = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)).translate(_AS_PARENS)
+    if parens.count("(") <= limit:
+        return
+    for _ in range(limit + 1):
+        inner = parens.replace("()", "")
+        if len(inner) == len(parens):  # nothing left to remove (all gone, or not JSON)
+            return
+        parens = inner
+    raise SaveCodeError(
+        "nesting", f"The {what} is nested more than {limit} levels deep; nothing this site reads is, so it was refused."
+    )
+
+
 def parse_save_json(raw: bytes | str, what: str = "file", joined_log: bool = False) -> dict[str, Any]:
     """Parse and validate save JSON from a link or a file (links may join the log, see above)."""
     if isinstance(raw, bytes):
@@ -158,6 +190,7 @@ def parse_save_json(raw: bytes | str, what: str = "file", joined_log: bool = Fal
             raise SaveCodeError("encoding", f"The {what} is not UTF-8 text.") from None
     elif len(raw) > MAX_JSON_BYTES:
         raise SaveCodeError("too-large", f"The {what} is larger than any saved game; it was refused.")
+    check_nesting(raw, what)
     try:
         obj = json.loads(raw)
     except (ValueError, RecursionError):

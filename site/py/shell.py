@@ -720,7 +720,7 @@ class Shell:
         except StorageError as exc:
             self.host.go("#" + make_fragment(save, "h"))
             self.say(
-                f"{exc} Until then this game is kept in the address bar after every step: a reload keeps it, "
+                f"{exc} Meanwhile this game is kept in the address bar after every step: a reload keeps it, "
                 "and you can bookmark or copy the address.",
                 "error",
             )
@@ -822,11 +822,14 @@ class Shell:
         name = f"{self.slot_name(save, 'host')} (from step {s.step()})"
         try:
             slot = self.host.store.create(save, name, self.host.now())
-        except StorageError as exc:
-            self.say(str(exc), "error")
-            return None
+        except StorageError:
+            slot = None
         match = Match(self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
-        self.open(match, slot)
+        session = self.open(match, slot)
+        if slot is None:  # storage refused (full, disabled): the new line lives in the address bar
+            session.unsaved = True
+            self.autosave()
+            return None
         self.say(f"Continuing from step {len(save['log'])} as a new saved game, “{name}”; the original is kept.")
         self.host.go(f"?slot={slot.id}")
         return slot

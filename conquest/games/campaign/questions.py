@@ -32,6 +32,7 @@ from typing import Any
 
 from conquest.catalog import DATA_DIR
 from conquest.core import InvalidOptions
+from conquest.savecode import SaveCodeError, check_nesting
 
 __all__ = [
     "BANK_FILE",
@@ -444,6 +445,10 @@ def load_pack(text: str | bytes) -> dict[str, Any]:
             raise PackError(["the file is not UTF-8 text"]) from None
     if len(text) > 4 * PACK_MAX_BYTES:
         raise PackError([f"the file is larger than {4 * PACK_MAX_BYTES:,} characters"])
+    try:
+        check_nesting(text, "file")  # before the parser recurses: Pyodide's stack is small
+    except SaveCodeError as exc:
+        raise PackError([exc.message]) from None
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError) as exc:
