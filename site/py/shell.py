@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ui import Node, h, svg
+from ui import FSI, PDI, Node, h, isolate, svg
 
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
@@ -286,7 +286,7 @@ class Session:
                 name = item or name
             elif isinstance(item, str):  # a level name alone
                 who = item
-            out.append(Seat(name, colour, who))
+            out.append(Seat(isolate(name), colour, who))  # shown in sentences: isolated (item 8)
         return out
 
     def seat_name(self, seat: int | None) -> str:
@@ -1132,7 +1132,7 @@ class Shell:
             items.append(
                 h(
                     "li",
-                    h("a", f"Resume “{sl.name}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("a", f"Resume “{isolate(sl.name)}”", href=f"?slot={sl.id}", cls="button secondary"),
                     h("span", note, cls="muted"),
                     h("span", "", cls="shell-when", data_when=str(sl.updated)),
                     cls="is-current" if sl.id == current else None,
@@ -1150,7 +1150,7 @@ class Shell:
         """A slot that cannot be opened: said plainly, with what can still be done."""
         return h(
             "li",
-            h("span", f"“{sl.name}” is damaged and cannot be opened.", cls="shell-damaged-name"),
+            h("span", f"“{isolate(sl.name)}” is damaged and cannot be opened.", cls="shell-damaged-name"),
             h("span", f" {why}", cls="muted"),
             h("button", "Export as stored", type="button", cls="small secondary", data_export_raw=sl.id,
               aria_label=f"Export the damaged game “{sl.name}” as stored")
@@ -1287,7 +1287,8 @@ def line_chart(
     for y, p, v in ends:
         seat = seats[p]
         kids.append(svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=seat.colour))
-        kids.append(svg("text", f"{seat.name[:12]} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
+        short = seat.name.strip(FSI + PDI)[:12]  # cut, then isolated again (item 8)
+        kids.append(svg("text", f"{isolate(short)} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
     return svg(
         "svg", svg("title", f"{name} per player over {xmax} {x_label}"), *kids,
         viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",

@@ -58,9 +58,9 @@ def render() -> None:
         row = el("tr", data_slot=slot.id)
         name = el("td")
         if slot.game in can_play:
-            append(name, el("a", slot.name, href=open_slot_url(slot)))
+            append(name, append(el("a", href=open_slot_url(slot)), el("bdi", slot.name)))  # isolated (issue 20)
         else:
-            append(name, el("span", slot.name))
+            append(name, el("bdi", slot.name))
         if slot.mode == "view":
             append(name, el("span", " read-only", cls="tag"))
         append(row, name, el("td", titles.get(slot.game, slot.game), data_label="Game"),
@@ -80,7 +80,7 @@ def damaged_row(slot, titles: dict[str, str]):
     """A slot that cannot be opened: its name, why, and what can still be done with it."""
     row = el("tr", data_slot=slot.id, data_damaged="true", cls="damaged")
     name = el("td")
-    append(name, el("span", slot.name), el("span", " damaged", cls="tag"),
+    append(name, el("bdi", slot.name), el("span", " damaged", cls="tag"),
            el("p", slot.damaged, cls="muted damaged-why"))
     append(row, name, el("td", titles.get(slot.game, "—" if slot.game == "unknown" else slot.game), data_label="Game"),
            el("td", "—", data_label="Steps"), el("td", when(slot.updated), data_label="Last played"))
