@@ -30,6 +30,7 @@ from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
 __all__ = [
     "CHAT_LIMIT",
     "LOG_SHOWN",
+    "LOG_WINDOW",
     "HUMAN",
     "Host",
     "Seat",
@@ -44,8 +45,14 @@ __all__ = [
 
 #: what chat apps let through in one message (Discord 2,000; Teams about 2,048)
 CHAT_LIMIT = 2000
-#: log lines drawn at first; "Show earlier steps" adds more (a 100,000-step log stays fast)
+#: log lines drawn at first; "Show earlier steps" moves back through the log
 LOG_SHOWN = 60
+#: at most this many log lines are drawn at once, however far back a person goes: a page of
+#: the log, moved by "Show earlier steps" / "Show later steps" (issue 20, item 10: drawing a
+#: 6,023-step World log whole blocked the page 17 s)
+LOG_WINDOW = 260
+#: how far one press of "Show earlier steps" or "Show later steps" moves
+LOG_PAGE = 200
 HUMAN = "human"
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
@@ -547,7 +554,7 @@ class Shell:
         self.page: GamePage | None = None
         self.message: tuple[str, str] | None = None  # (kind, text): the toast
         self.field_errors: dict[str, str] = {}
-        self.log_shown = LOG_SHOWN
+        self.log_start: int | None = None  # first log line drawn; None: the latest
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
@@ -579,7 +586,7 @@ class Shell:
         if self.session.mode == "host" and match.resolve_chance():
             self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
-        self.log_shown = LOG_SHOWN
+        self.log_start = None
         if self.page is not None:
             self.page.reset()
             self.page.opened()
@@ -1022,9 +1029,9 @@ class Shell:
         s = self.session
         assert s is not None
         n = len(s.match.log)
-        start = max(0, n - self.log_shown)
+        start, end = self.log_range()
         items: list[Node] = []
-        for line in self.log_lines(start, n):
+        for line in self.log_lines(start, end):
             step = line["step"]
             cls = "is-viewed" if s.viewing == step else ("is-future" if s.viewing is not None and step > s.viewing else None)
             items.append(
@@ -1046,10 +1053,13 @@ class Shell:
               cls="shell-taken-back")
             for at, texts in s.match.undone
         ]
-        more = None
+        more = later = None
         if start > 0:
             more = h("button", f"Show earlier steps ({start:,} more)", type="button", cls="small secondary",
                      id="shell-log-more", on_click=lambda ev: self._more_log())
+        if end < n:
+            later = h("button", f"Show later steps ({n - end:,} more)", type="button", cls="small secondary",
+                      id="shell-log-later", on_click=lambda ev: self._later_log())
         return h(
             "div",
             h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes,
@@ -1058,12 +1068,32 @@ class Shell:
             more,
             h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
               aria_label="Log of the game"),
+            later,
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             id="shell-log-inner",
         )
 
+    def log_range(self) -> tuple[int, int]:
+        """The log lines drawn, ``[start, end)``: the latest ones, or the page a person moved to
+        (never more than ``LOG_WINDOW``); a step viewed elsewhere is brought into it."""
+        s = self.session
+        assert s is not None
+        n = len(s.match.log)
+        latest = max(0, n - LOG_SHOWN)
+        start = latest if self.log_start is None else max(0, min(self.log_start, latest))
+        if s.viewing is not None and not start < s.viewing <= start + LOG_WINDOW:
+            start = max(0, min(s.viewing - LOG_SHOWN // 2, latest))
+            self.log_start = None if start >= latest else start
+        return start, min(n, start + LOG_WINDOW)
+
     def _more_log(self) -> None:
-        self.log_shown += 200
+        self.log_start = max(0, self.log_range()[0] - LOG_PAGE)
+
+    def _later_log(self) -> None:
+        s = self.session
+        assert s is not None
+        start = self.log_range()[0] + LOG_PAGE
+        self.log_start = None if start >= len(s.match.log) - LOG_SHOWN else start
 
     def render_links(self, base: str) -> Node:
         s = self.session
