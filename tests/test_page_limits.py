@@ -31,3 +31,28 @@ def test_the_chart_computes_stats_only_at_its_points() -> None:
         assert len(calls) <= len(points) + 2  # only the state that changed
     finally:
         del shell.game.stats
+
+
+def test_a_name_with_a_right_to_left_override_is_isolated_in_the_status_and_the_log() -> None:
+    """Item 8: "\\u202eAnn evil claims Alaska" showed as "aksalA smialc live nnA": the
+    override reversed the rest of the line. Each name is now between FSI and PDI."""
+    import world as world_page
+    from ui import find, text
+
+    from conquest.core import get_game
+    from conquest.rng import Rng
+
+    rlo, fsi, pdi = "\u202e", "\u2068", "\u2069"
+    shell, page, _ = make_page(world_page.WorldPage)
+    names = [f"{rlo}Ann evil", f"{rlo}Bob", "Cy"]
+    match = Match(get_game("world"), {"seats": [{"name": n} for n in names]}, rng=Rng(5))
+    match.resolve_chance()
+    for _ in range(6):
+        match.play(match.legal_actions()[0])
+    shell.open(match, None)
+    log = text(shell.render_log())
+    assert f"{fsi}{rlo}Ann evil{pdi} claims" in log and f"{fsi}{rlo}Bob{pdi}" in log
+    assert log.replace(f"{fsi}{rlo}", "").count(rlo) == 0  # no override left outside an isolate
+    bar = text(find(shell.render_status(page.prompt(shell.session.view())), "#shell-prompt"))
+    assert rlo in bar and rlo not in bar.replace(f"{fsi}{rlo}", "")
+    assert shell.session.seat_name(0) == f"{fsi}{rlo}Ann evil{pdi}" and shell.session.seat_name(2) == "Cy"

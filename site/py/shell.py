@@ -953,7 +953,7 @@ class Shell:
         return h(
             "div",
             swatch,
-            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", prompt, id="shell-prompt")),
+            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
             thinking,
             undo,
             id="shell-bar-inner",
@@ -1021,8 +1021,22 @@ class Shell:
             except Exception:  # describing is best effort; the code is still shown
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
-            out.append({"step": i + 1, "words": words, "code": text, "chance": chance, "label": label})
+            out.append({"step": i + 1, "words": self.isolate_names(words), "code": text, "chance": chance,
+                        "label": label})
         return out
+
+    def isolate_names(self, text: str) -> str:
+        """``text`` (an engine's words) with each seat name in it isolated (issue 20, item 8):
+        the engines write names into sentences ("Ann claims Alaska"), where a name's
+        right-to-left override reversed the rest of the line."""
+        s = self.session
+        if s is None:
+            return text
+        for seat in s.seats():
+            if seat.name.startswith(FSI) and seat.name.endswith(PDI):
+                raw = seat.name[1:-1]
+                text = text.replace(seat.name, raw).replace(raw, seat.name)
+        return text
 
     def render_log(self) -> Node:
         """The last steps in plain words (more on demand), each with "View"; taken-back
