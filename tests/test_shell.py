@@ -382,9 +382,9 @@ def test_a_long_log_is_drawn_a_page_at_a_time_however_far_back() -> None:
         log = shell.render_log()
         presses += 1
         assert len(steps(log)) <= LOG_WINDOW
-    assert steps(log)[0] == 1 and presses == 15
+    assert steps(log)[0] == 1 and presses == 30
     fire(log, "#shell-log-later")
-    assert steps(shell.render_log())[0] == 201
+    assert steps(shell.render_log())[0] == 101
     shell.jump(2500)
     assert 2500 in steps(shell.render_log())
     shell.jump(None)

@@ -50,9 +50,9 @@ LOG_SHOWN = 60
 #: at most this many log lines are drawn at once, however far back a person goes: a page of
 #: the log, moved by "Show earlier steps" / "Show later steps" (issue 20, item 10: drawing a
 #: 6,023-step World log whole blocked the page 17 s)
-LOG_WINDOW = 260
+LOG_WINDOW = 120
 #: how far one press of "Show earlier steps" or "Show later steps" moves
-LOG_PAGE = 200
+LOG_PAGE = 100
 HUMAN = "human"
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
