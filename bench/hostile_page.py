@@ -142,7 +142,7 @@ def bots(browser: Any, url: str, seconds: float) -> None:
     from conquest.session import Match
 
     game = get_game("world")
-    seats = [{"name": f"Bot {i + 1}", "colour": PALETTE[i], "bot": "strong"} for i in range(6)]
+    seats = [{"name": f"Bot {i + 1}", "colour": PALETTE[i], "bot": "Strong"} for i in range(6)]
     match = Match(game, {"seats": seats}, rng=Rng(11))
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{url}play/world/")
