@@ -40,7 +40,7 @@ from conquest.savecode import (
     validate_save,
 )
 
-__all__ = ["StorageError", "Backend", "MemoryBackend", "Slot", "SlotStore", "CONFLICT_MESSAGE"]
+__all__ = ["StorageError", "Backend", "MemoryBackend", "DisabledBackend", "Slot", "SlotStore", "CONFLICT_MESSAGE"]
 
 INDEX_KEY = "conquest:slots"
 SLOT_PREFIX = "conquest:slot:"
@@ -90,6 +90,33 @@ class MemoryBackend:
     def keys(self) -> list[str]:
         return list(self.data)
 
+
+class DisabledBackend:
+    """Storage the browser refuses altogether (disabled, e.g. some private windows).
+
+    Why not a dict in memory: a slot kept only in this page would be put in the address as
+    ``?slot=<id>``, and a reload would lose the game and every move (issue 20, item 9).
+    Refusing every write sends the page down the storage-full path instead: the game stays
+    in the address bar after every step, so a reload keeps it.
+    """
+
+    def get(self, key: str) -> str | None:
+        return None
+
+    def set(self, key: str, value: str) -> None:
+        raise StorageError("disabled", DISABLED_MESSAGE)
+
+    def remove(self, key: str) -> None:
+        pass
+
+    def keys(self) -> list[str]:
+        return []
+
+
+DISABLED_MESSAGE = (
+    "This browser does not let the site keep games (storage is disabled, e.g. in some private windows), "
+    "so the game was not saved here."
+)
 
 FULL_MESSAGE = (
     "This browser's storage is full, so the game was not saved here. It is still open in this page: "

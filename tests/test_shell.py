@@ -373,3 +373,41 @@ def test_read_only_copy_refuses_play_with_a_clear_message() -> None:
     assert shell.give_secret(0, 1) is False
     assert shell.message is not None and "read-only" in shell.message[1]
     assert "shell-undo" not in to_html(shell.render_status(""))
+
+
+def test_a_long_log_is_drawn_a_page_at_a_time_however_far_back() -> None:
+    """Issue 20, item 10: "Show earlier steps" added 200 lines at each press, so reaching the
+    start of a 6,023-step World log drew all of it (17 s blocked in the page). Now at most
+    ``LOG_WINDOW`` lines are drawn, earlier and later pages alike, and a viewed step is in it."""
+    from shell import LOG_WINDOW
+
+    shell, _ = odds_shell([ANN, BOB])
+    s = shell.session
+    assert s is not None
+    first = s.match.state
+    for _ in range(1500):  # the same round again and again: only the log's length matters here
+        s.match.log.append("p00")
+        s.match.states.append(ODDS.apply(first, Reveal(0, 0)))
+        s.match.log.append("c0")
+        s.match.states.append(first)
+    steps = lambda log: [int(li.attrs["data-step"]) for li in find_all(log, "li") if "data-step" in li.attrs]  # noqa: E731
+    if (seat := shell.pending()) is not None:  # the log's buttons react only after Ready (issue 19)
+        shell.ready(seat)
+    assert shell.pending() is None
+    log = shell.render_log()
+    assert steps(log) == list(range(3000 - LOG_SHOWN + 1, 3001))
+    presses = 0
+    while find_all(log, "#shell-log-more"):
+        fire(log, "#shell-log-more")
+        log = shell.render_log()
+        presses += 1
+        assert len(steps(log)) <= LOG_WINDOW
+    assert steps(log)[0] == 1 and presses == 30
+    fire(log, "#shell-log-later")
+    assert steps(shell.render_log())[0] == 101
+    shell.jump(2500)
+    assert 2500 in steps(shell.render_log())
+    shell.jump(None)
+    while find_all(log := shell.render_log(), "#shell-log-later"):
+        fire(log, "#shell-log-later")
+    assert steps(shell.render_log())[-1] == 3000

@@ -155,3 +155,34 @@ def test_a_new_game_with_storage_full_is_kept_and_said() -> None:
     session = shell.start(fields)
     assert session is not None and session.unsaved and session.slot_id is None
     assert "storage is full" in shell.message[1] and host.query.startswith("#h=")
+
+
+def disabled_host() -> FakeHost:
+    from conquest.store import DisabledBackend
+
+    host = FakeHost()
+    host.backend = DisabledBackend()  # what frame.store() uses when localStorage throws
+    host.store = SlotStore(host.backend)
+    return host
+
+
+def test_with_storage_disabled_a_game_lives_in_the_address_never_in_a_memory_slot() -> None:
+    """Issue 20, item 9: before, storage disabled gave a slot held only in memory and the
+    address ``?slot=<id>``, so a reload lost the game and every move. Now a new game, each
+    step and "Continue from here" keep the game in the address bar, as storage full does."""
+    from conquest.savecode import parse_fragment
+
+    shell, _, host = make_page(ButtonsPage, disabled_host())
+    session = shell.start({"seat-count": "2", "seat-name-0": "Ann", "seat-name-1": "Bob"})
+    assert session is not None and session.unsaved and session.slot_id is None
+    assert "storage is disabled" in shell.message[1] and "kept in the address bar" in shell.message[1]
+    for n in (1, 2, 3):
+        play_first(shell)
+        assert "?slot=" not in host.query
+        mode, save = parse_fragment(host.query)
+        assert mode == "host" and save["log"] == shell.session.match.log and len(save["log"]) == n
+    shell.jump(1)
+    assert shell.branch() is None and shell.session.unsaved and shell.session.slot_id is None
+    _, save = parse_fragment(host.query)
+    assert save["log"] == shell.session.match.log and len(save["log"]) == 1
+    assert host.store.list() == []

@@ -22,7 +22,7 @@ from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import
 from conquest.core import ConquestError, GameError, get_game
 from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
-from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError, link_name
+from conquest.store import FULL_MESSAGE, DisabledBackend, Slot, SlotStore, StorageError, link_name
 
 document = js.document
 _proxies: list[Any] = []  # event handlers must outlive the call that made them
@@ -159,7 +159,10 @@ storage_ok = True
 
 
 def store() -> SlotStore:
-    """The slot store; when storage is disabled, an in-page store and a clear message."""
+    """The slot store; when storage is disabled, one that refuses every write, and a clear message.
+
+    Refusing (not a store in memory) so every game goes where a game storage refused goes:
+    the address bar, after every step, where a reload finds it (issue 20, item 9)."""
     global _store, storage_ok
     if _store is None:
         try:
@@ -167,7 +170,7 @@ def store() -> SlotStore:
             backend.keys()
         except Exception:
             storage_ok = False
-            backend = MemoryBackend()
+            backend = DisabledBackend()
             show_notice(
                 "This browser does not let the site keep games (storage is disabled, e.g. in some private "
                 "windows). You can play, but export the game or copy its link before closing the page."
@@ -256,44 +259,60 @@ def _install_lazy_fetch() -> None:
 _install_lazy_fetch()
 
 
+def why(exc: BaseException) -> str:
+    """A refusal's words for people; an engine failure (a bug, or a resource the input ran
+    out: memory, recursion) said as such, never a traceback (issue 20, item 2)."""
+    if isinstance(exc, ConquestError):
+        return exc.message
+    if isinstance(exc, (MemoryError, RecursionError)):
+        return f"it asks for more than this page can give ({type(exc).__name__}), so it was not opened."
+    return f"the engine failed on it ({type(exc).__name__}), so it was not opened."
+
+
 def drop_fragment() -> None:
     """Take the game out of the address bar (once it is stored), so a reload does not re-add it."""
     js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
 
 
-def take_fragment(keep: bool = False) -> tuple[str, dict[str, Any]] | None:
-    """Read a game from the URL fragment; unless ``keep``, remove it at once.
+def restore_fragment(frag: str) -> None:
+    """Put a good game's link back in the address bar: storage refused it, so the address is
+    where it is kept (a reload finds it there)."""
+    js.history.replaceState(js.history.state, "", "#" + frag.lstrip("#"))
 
-    ``keep``: the caller drops it with :func:`drop_fragment` only once the game is safely
-    stored (issue 10, item 9: with storage full, the link in the address bar is the game).
-    A broken or hostile link shows a clear message, leaves the address, and returns None;
-    nothing is lost.
+
+def take_fragment() -> tuple[str, dict[str, Any], str] | None:
+    """Read a game from the URL fragment: ``(mode, save, fragment)``; the fragment leaves the
+    address at once, before it is read (issue 20, item 2: a link that stopped the engine
+    must not stay there for the reload to stop it again).
+
+    The caller puts it back with :func:`restore_fragment` when the game is good but storage
+    refuses it (issue 10, item 9: then the link in the address bar is the game). A broken or
+    hostile link shows a clear message and returns None; nothing is lost.
     """
     frag = str(js.location.hash or "")
     if len(frag) <= 1:
         return None
-    if not keep:
-        drop_fragment()
+    drop_fragment()
     try:
-        return parse_fragment(frag)
-    except SaveCodeError as exc:
-        drop_fragment()
-        show_error(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.")
+        mode, save = parse_fragment(frag)
+    except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
+        show_error(f"That link could not be opened: {why(exc)} Games already in this browser are unchanged.")
         return None
+    return mode, save, frag
 
 
 def open_incoming(
-    mode: str, save: dict[str, Any], full_message: str | None = None
+    mode: str, save: dict[str, Any], refused: dict[str, str] | None = None
 ) -> tuple[Slot | None, Match]:
     """Validate a save from a link, then store it in a new slot (never over another).
 
-    When storage refuses, the error banner says ``full_message`` (if given) instead of the
-    store's own words."""
+    When storage refuses, the error banner says ``refused[code]`` (``full``, ``disabled``) if
+    given, instead of the store's own words."""
     match = check_save(save)
     try:
         slot, created = store().add_from_link(save, mode, link_name(slot_name(save, mode), now()), now())
     except StorageError as exc:
-        show_error(full_message if full_message and exc.code == "full" else str(exc))
+        show_error((refused or {}).get(exc.code) or str(exc))
         return None, match
     if not created:
         show_notice(f"This game is already in your saved games as “{slot.name}”; opened it.")
@@ -333,7 +352,8 @@ async def import_from_input(input_el: Any, failed: str = "could not be imported"
     """The file picked in ``input_el``, checked by replaying it and stored in a new slot.
 
     A bad file says why in the error banner (``<file name> could not be imported: …``) and
-    adds nothing; the input is cleared so the same file can be picked again.
+    adds nothing; the input is cleared so the same file can be picked again. With storage
+    disabled, a good file's game opens on its page as a link would (in the address bar).
     """
     picked = await read_file(input_el)
     input_el.value = ""
@@ -341,15 +361,35 @@ async def import_from_input(input_el: Any, failed: str = "could not be imported"
         return None
     filename, text = picked
     try:
-        return import_file_text(text, filename)
-    except (SaveCodeError, StorageError) as exc:
+        save = parse_save_json(text, what="file")
+        check_save(save)
+        return import_checked(save, filename)
+    except StorageError as exc:
+        if exc.code == "disabled" and save["game"] in playable_games():
+            open_as_link(save)
+            return None
         show_error(f"{filename} {failed}: {exc}")
-        return None
+    except Exception as exc:  # noqa: BLE001 - whatever a file holds, the page stays up
+        show_error(f"{filename} {failed}: {why(exc)}")
+    return None
+
+
+def open_as_link(save: dict[str, Any]) -> None:
+    """A game this browser cannot store, opened on its page the way a link opens it: in the
+    address bar, where the page keeps it after every step (issue 20, item 9)."""
+    from conquest.savecode import SLOT_KEY
+
+    game = {k: v for k, v in save.items() if k != SLOT_KEY}
+    js.location.assign(page_url(f"play/{save['game']}/") + "#" + make_fragment(game, "h"))
 
 
 def import_file_text(text: str, filename: str) -> Slot:
     save = parse_save_json(text, what="file")
     check_save(save)
+    return import_checked(save, filename)
+
+
+def import_checked(save: dict[str, Any], filename: str) -> Slot:
     stem = filename.rsplit(".", 1)[0][:60]
     # a file exported from a slot keeps its own name and date (issue 10, item 10)
     return store().import_save(save, f"{slot_name(save, 'host')} — {stem}", now())

@@ -263,6 +263,7 @@ def boot_copy() -> None:
     import js  # type: ignore[import-not-found]
     from contract import ENGINE_FAILED
 
+    from conquest.store import MemoryBackend
     from conquest.store import SlotStore as Store
 
     try:
@@ -275,7 +276,7 @@ def boot_copy() -> None:
         backend: Any = PrefixBackend(frame.LocalStorageBackend(js.window.localStorage))
         list(backend.keys())
     except Exception:  # storage disabled for file:// pages in this browser
-        backend = frame.MemoryBackend()
+        backend = MemoryBackend()
         frame.storage_ok = False
         frame.show_notice(NO_STORAGE)
     frame._store = Store(backend)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ui import Node, h, svg
+from ui import FSI, PDI, Node, h, isolate, svg
 
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
@@ -30,6 +30,7 @@ from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
 __all__ = [
     "CHAT_LIMIT",
     "LOG_SHOWN",
+    "LOG_WINDOW",
     "HUMAN",
     "Host",
     "Seat",
@@ -44,8 +45,14 @@ __all__ = [
 
 #: what chat apps let through in one message (Discord 2,000; Teams about 2,048)
 CHAT_LIMIT = 2000
-#: log lines drawn at first; "Show earlier steps" adds more (a 100,000-step log stays fast)
+#: log lines drawn at first; "Show earlier steps" moves back through the log
 LOG_SHOWN = 60
+#: at most this many log lines are drawn at once, however far back a person goes: a page of
+#: the log, moved by "Show earlier steps" / "Show later steps" (issue 20, item 10: drawing a
+#: 6,023-step World log whole blocked the page 17 s)
+LOG_WINDOW = 120
+#: how far one press of "Show earlier steps" or "Show later steps" moves
+LOG_PAGE = 100
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
@@ -295,7 +302,7 @@ class Session:
                 name = item or name
             elif isinstance(item, str):  # a level name alone
                 who = item
-            out.append(Seat(name, colour, who))
+            out.append(Seat(isolate(name), colour, who))  # shown in sentences: isolated (item 8)
         return out
 
     def seat_name(self, seat: int | None) -> str:
@@ -620,12 +627,13 @@ class Shell:
         self.page: GamePage | None = None
         self.message: tuple[str, str] | None = None  # (kind, text): the toast
         self.field_errors: dict[str, str] = {}
-        self.log_shown = LOG_SHOWN
+        self.log_start: int | None = None  # first log line drawn; None: the latest
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
-        self._stats_cache: list[tuple[Any, dict[str, list[float]]]] = []
+        #: state index -> (that state, its stats): only the chart's points are computed
+        self._stats_cache: dict[int, tuple[Any, dict[str, list[float]]]] = {}
         #: log index -> (the state after it, whether it is a draw the spectator cannot see)
         self._hidden_memo: dict[int, tuple[Any, bool]] = {}
         #: slots of this game that cannot be opened, and why (checked when the page starts and
@@ -654,7 +662,7 @@ class Shell:
         if self.session.mode == "host" and match.resolve_chance():
             self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
-        self.log_shown = LOG_SHOWN
+        self.log_start = None
         if self.page is not None:
             self.page.reset()
             self.page.opened()
@@ -866,7 +874,7 @@ class Shell:
         except StorageError as exc:
             self.host.go("#" + make_fragment(save, "h"))
             self.say(
-                f"{exc} Until then this game is kept in the address bar after every step: a reload keeps it, "
+                f"{exc} Meanwhile this game is kept in the address bar after every step: a reload keeps it, "
                 "and you can bookmark or copy the address.",
                 "error",
             )
@@ -974,11 +982,14 @@ class Shell:
         name = f"{self.slot_name(save, 'host')} (from step {s.step()})"
         try:
             slot = self.host.store.create(save, name, self.host.now())
-        except StorageError as exc:
-            self.say(str(exc), "error")
-            return None
+        except StorageError:
+            slot = None
         match = Match(self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
-        self.open(match, slot)
+        session = self.open(match, slot)
+        if slot is None:  # storage refused (full, disabled): the new line lives in the address bar
+            session.unsaved = True
+            self.autosave()
+            return None
         self.say(f"Continuing from step {len(save['log'])} as a new saved game, “{name}”; the original is kept.")
         self.host.go(f"?slot={slot.id}")
         return slot
@@ -1096,7 +1107,7 @@ class Shell:
         return h(
             "div",
             swatch,
-            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", prompt, id="shell-prompt")),
+            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
             thinking,
             undo,
             id="shell-bar-inner",
@@ -1165,7 +1176,8 @@ class Shell:
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
             code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
-            out.append({"step": i + 1, "words": words, "code": code, "chance": chance, "label": label})
+            out.append({"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
+                        "label": label})
         return out
 
     def hidden_draw(self, i: int) -> bool:
@@ -1185,16 +1197,29 @@ class Shell:
             memo = self._hidden_memo[i] = (after, hidden)
         return memo[1]
 
+    def isolate_names(self, text: str) -> str:
+        """``text`` (an engine's words) with each seat name in it isolated (issue 20, item 8):
+        the engines write names into sentences ("Ann claims Alaska"), where a name's
+        right-to-left override reversed the rest of the line."""
+        s = self.session
+        if s is None:
+            return text
+        for seat in s.seats():
+            if seat.name.startswith(FSI) and seat.name.endswith(PDI):
+                raw = seat.name[1:-1]
+                text = text.replace(seat.name, raw).replace(raw, seat.name)
+        return text
+
     def render_log(self) -> Node:
         """The last steps in plain words (more on demand), each with "View"; taken-back
         chance results listed where they were drawn."""
         s = self.session
         assert s is not None
         n = len(s.match.log)
-        start = max(0, n - self.log_shown)
+        start, end = self.log_range()
         inert = self.pending() is not None  # the pass screen: words only, no button reacts
         items: list[Node] = []
-        for line in self.log_lines(start, n):
+        for line in self.log_lines(start, end):
             step = line["step"]
             cls = "is-viewed" if s.viewing == step else ("is-future" if s.viewing is not None and step > s.viewing else None)
             items.append(
@@ -1216,10 +1241,13 @@ class Shell:
               cls="shell-taken-back")
             for at, texts in s.match.undone
         ]
-        more = None
+        more = later = None
         if start > 0:
             more = h("button", f"Show earlier steps ({start:,} more)", type="button", cls="small secondary",
                      id="shell-log-more", disabled=inert, on_click=lambda ev: self._more_log())
+        if end < n:
+            later = h("button", f"Show later steps ({n - end:,} more)", type="button", cls="small secondary",
+                      id="shell-log-later", disabled=inert, on_click=lambda ev: self._later_log())
         return h(
             "div",
             h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes, disabled=inert,
@@ -1228,13 +1256,35 @@ class Shell:
             more,
             h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
               aria_label="Log of the game"),
+            later,
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             id="shell-log-inner",
         )
 
+    def log_range(self) -> tuple[int, int]:
+        """The log lines drawn, ``[start, end)``: the latest ones, or the page a person moved to
+        (never more than ``LOG_WINDOW``); a step viewed elsewhere is brought into it."""
+        s = self.session
+        assert s is not None
+        n = len(s.match.log)
+        latest = max(0, n - LOG_SHOWN)
+        start = latest if self.log_start is None else max(0, min(self.log_start, latest))
+        if s.viewing is not None and not start < s.viewing <= start + LOG_WINDOW:
+            start = max(0, min(s.viewing - LOG_SHOWN // 2, latest))
+            self.log_start = None if start >= latest else start
+        return start, min(n, start + LOG_WINDOW)
+
     def _more_log(self) -> None:
         if self.pending() is None:
-            self.log_shown += 200
+            self.log_start = max(0, self.log_range()[0] - LOG_PAGE)
+
+    def _later_log(self) -> None:
+        s = self.session
+        assert s is not None
+        if self.pending() is not None:
+            return
+        start = self.log_range()[0] + LOG_PAGE
+        self.log_start = None if start >= len(s.match.log) - LOG_SHOWN else start
 
     def render_links(self, base: str) -> Node:
         s = self.session
@@ -1307,7 +1357,7 @@ class Shell:
             items.append(
                 h(
                     "li",
-                    h("a", f"Resume “{sl.name}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("a", f"Resume “{isolate(sl.name)}”", href=f"?slot={sl.id}", cls="button secondary"),
                     h("span", note, cls="muted"),
                     h("span", "", cls="shell-when", data_when=str(sl.updated)),
                     cls="is-current" if sl.id == current else None,
@@ -1325,7 +1375,7 @@ class Shell:
         """A slot that cannot be opened: said plainly, with what can still be done."""
         return h(
             "li",
-            h("span", f"“{sl.name}” is damaged and cannot be opened.", cls="shell-damaged-name"),
+            h("span", f"“{isolate(sl.name)}” is damaged and cannot be opened.", cls="shell-damaged-name"),
             h("span", f" {why}", cls="muted"),
             h("button", "Export as stored", type="button", cls="small secondary", data_export_raw=sl.id,
               aria_label=f"Export the damaged game “{sl.name}” as stored")
@@ -1376,17 +1426,19 @@ class Shell:
 
     # -- the chart ------------------------------------------------------------------------
     def stats_series(self) -> tuple[list[str], list[tuple[int, dict[str, list[float]]]]]:
-        """Named per-seat numbers at the chart's points, from replaying the log (cached)."""
+        """Named per-seat numbers at the chart's points (cached). Only the points are computed:
+        every state's stats took 0.4 s of a 6,000-step World game in CPython, seconds in the
+        page (issue 20, item 10), where the chart shows one point a turn."""
         s = self.session
         assert s is not None and self.page is not None
         states = s.match.states
-        keep = 0
-        while keep < min(len(self._stats_cache), len(states)) and self._stats_cache[keep][0] is states[keep]:
-            keep += 1
-        del self._stats_cache[keep:]
-        for i in range(keep, len(states)):
-            self._stats_cache.append((states[i], self.game.stats(states[i])))
-        pts = [(x, self._stats_cache[i][1]) for x, i in self.page.chart_points(states)]
+        cache = self._stats_cache
+        points = self.page.chart_points(states)
+        for _x, i in points:
+            hit = cache.get(i)
+            if hit is None or hit[0] is not states[i]:  # a state undo or a jump replaced
+                cache[i] = (states[i], self.game.stats(states[i]))
+        pts = [(x, cache[i][1]) for x, i in points]
         names = list(pts[-1][1]) if pts else []
         return names, pts
 
@@ -1463,7 +1515,8 @@ def line_chart(
     for y, p, v in ends:
         seat = seats[p]
         kids.append(svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=seat.colour))
-        kids.append(svg("text", f"{seat.name[:12]} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
+        short = seat.name.strip(FSI + PDI)[:12]  # cut, then isolated again (item 8)
+        kids.append(svg("text", f"{isolate(short)} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
     return svg(
         "svg", svg("title", f"{name} per player over {xmax} {x_label}"), *kids,
         viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",

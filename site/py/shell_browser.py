@@ -201,15 +201,22 @@ class Runner:
         frame.ready()
 
     def open_fragment(self, render: bool = True) -> bool:
-        """A game in the address's fragment: checked, stored in a new slot, opened."""
+        """A game in the address's fragment: checked, stored in a new slot, opened.
+
+        The fragment leaves the address bar before anything reads it (issue 20, item 2): a
+        link that stops the engine itself must not stay there, or "Reload to try again" would
+        only stop it again. It goes back only when the game is good and storage refused it
+        (full or disabled): then the address is where the game is kept.
+        """
         frag = str(js.location.hash or "")
         if len(frag) <= 1:
             return False
         if self.page.open_fragment(frag):
-            js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
+            frame.drop_fragment()
             if render:
                 self.render()
             return True
+        frame.drop_fragment()
         try:
             mode, save = parse_fragment(frag)
             if save["game"] != self.game.id:
@@ -219,9 +226,9 @@ class Runner:
             t0 = self.host.clock()
             match = check_save(save)
             self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
-        except SaveCodeError as exc:
-            js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
-            self.shell.say(f"That link could not be opened: {exc.message} Games already in this browser are unchanged.", "error")
+        except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
+            self.shell.say(f"That link could not be opened: {frame.why(exc)} Games already in this browser are "
+                           "unchanged.", "error")
             if render:
                 self.render()
             return False
@@ -231,9 +238,9 @@ class Runner:
             slot, created = self.host.store.add_from_link(save, mode, name, self.host.now())
             if not created:
                 self.shell.say(f"This game is already in your saved games as “{slot.name}”; opened it.")
-            # the fragment leaves the address only once the game is safely stored
             self.host.go(f"?slot={slot.id}")
         except StorageError as exc:
+            self.host.go(frag)  # the link is the game: a reload keeps it
             self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
         self.shell.open(match, slot, mode)
         if slot is None and self.shell.session is not None:

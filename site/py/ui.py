@@ -12,11 +12,12 @@ tree (``on_click=...``); they receive an :class:`Event`.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire"]
+__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "isolate"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 Child = "Node | str | None"
@@ -24,6 +25,24 @@ _EVENTS = (
     "click", "input", "change", "submit", "keydown", "focus", "blur",
     "pointerdown", "pointermove", "pointerup", "pointercancel", "pointerover", "pointerout",
 )
+
+
+#: characters that change the direction of text (embeddings, overrides, isolates, marks) and
+#: the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko...; their presentation forms)
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolate(text: str) -> str:
+    """Text from a person or a file, isolated from the line it is put in (issue 20, item 8).
+
+    A name holding a right-to-left override (U+202E) reversed the rest of the line it was
+    in ("… to play.", the log's words). Between FIRST STRONG ISOLATE and POP DIRECTIONAL
+    ISOLATE its direction stays inside it: what ``<bdi>`` does, in plain text, so it also
+    holds where a name is only part of a sentence (prompts, messages, labels). Plain
+    left-to-right text is returned as it is.
+    """
+    return f"{FSI}{text}{PDI}" if _BIDI.search(text) else text
 
 
 @dataclass

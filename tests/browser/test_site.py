@@ -187,9 +187,14 @@ def test_disabled_storage_says_so_and_still_plays(context, base_url: str, tmp_pa
     w.wait_engine()
     assert "does not let the site keep games" in page.locator("#notice-banner").inner_text()
     f = tmp_path / "game.json"
-    f.write_text(json.dumps(a_real_save()))
+    save = a_real_save()
+    f.write_text(json.dumps(save))
     page.set_input_files("#import-file", str(f))
-    page.locator("#slot-list tbody tr").first.wait_for()
+    # nowhere to keep it: it opens on its page with the game in the address (issue 20, item 9)
+    page.wait_for_url(f"**/play/{save['game']}/#h=*")
+    w.wait_engine()
+    assert page.inner_text(".shell-stepno").startswith(f"Step {len(save['log'])}")
+    assert "slot=" not in page.url and "storage is disabled" in page.inner_text("#shell-toast")
 
 
 def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
@@ -225,7 +230,12 @@ def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp
     assert page.evaluate("globalThis.conquestBoot") == "snapshot"
     # the restored interpreter does real work: import a save file and list it
     f = tmp_path / "game.json"
-    f.write_text(json.dumps(a_real_save()))
+    save = a_real_save()
+    f.write_text(json.dumps(save))
     page.set_input_files("#import-file", str(f))
-    page.locator("#slot-list tbody tr").first.wait_for()
+    # nowhere to keep it: it opens on its page with the game in the address (issue 20, item 9)
+    page.wait_for_url(f"**/play/{save['game']}/#h=*")
+    w.wait_engine()
+    assert page.inner_text(".shell-stepno").startswith(f"Step {len(save['log'])}")
+    assert "slot=" not in page.url and "storage is disabled" in page.inner_text("#shell-toast")
     w.assert_clean()

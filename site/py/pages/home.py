@@ -11,7 +11,7 @@ import time
 import frame
 from frame import append, clear, el, on
 
-from conquest.savecode import SaveCodeError, parse_fragment
+from conquest.savecode import parse_fragment
 from conquest.store import StorageError
 
 document = frame.document
@@ -58,9 +58,9 @@ def render() -> None:
         row = el("tr", data_slot=slot.id)
         name = el("td")
         if slot.game in can_play:
-            append(name, el("a", slot.name, href=open_slot_url(slot)))
+            append(name, append(el("a", href=open_slot_url(slot)), el("bdi", slot.name)))  # isolated (issue 20)
         else:
-            append(name, el("span", slot.name))
+            append(name, el("bdi", slot.name))
         if slot.mode == "view":
             append(name, el("span", " read-only", cls="tag"))
         append(row, name, el("td", titles.get(slot.game, slot.game), data_label="Game"),
@@ -80,7 +80,7 @@ def damaged_row(slot, titles: dict[str, str]):
     """A slot that cannot be opened: its name, why, and what can still be done with it."""
     row = el("tr", data_slot=slot.id, data_damaged="true", cls="damaged")
     name = el("td")
-    append(name, el("span", slot.name), el("span", " damaged", cls="tag"),
+    append(name, el("bdi", slot.name), el("span", " damaged", cls="tag"),
            el("p", slot.damaged, cls="muted damaged-why"))
     append(row, name, el("td", titles.get(slot.game, "—" if slot.game == "unknown" else slot.game), data_label="Game"),
            el("td", "—", data_label="Steps"), el("td", when(slot.updated), data_label="Last played"))
@@ -169,6 +169,17 @@ FULL_PASTED = (
     "the box above: delete old games below, then open it again."
 )
 
+DISABLED_HERE = (
+    "This browser does not let the site keep games (storage is disabled), so the game from this link was "
+    "not saved. Nothing is lost: the link is still in the address bar. Play it on its page: that page keeps "
+    "it in its address after every step."
+)
+
+DISABLED_PASTED = (
+    "This browser does not let the site keep games (storage is disabled), so the game from this link was "
+    "not saved. Open the link itself in the address bar to play it."
+)
+
 
 def render_pending() -> None:
     """The refused game, with what to do, just above the saved games."""
@@ -198,7 +209,7 @@ def retry_pending(quiet: bool = False) -> None:
         slot, _created = frame.store().add_from_link(save, mode, frame.slot_name(save, mode), frame.now())
     except StorageError as exc:
         if not quiet:
-            frame.show_error(FULL_HERE if exc.code == "full" else str(exc))
+            frame.show_error({"full": FULL_HERE, "disabled": DISABLED_HERE}.get(exc.code) or str(exc))
         render_pending()
         return
     pending.clear()
@@ -218,9 +229,11 @@ def stored(slot, save: dict) -> None:
 
 def open_save(mode: str, save: dict, frag: str | None = None) -> None:
     """A game from a link (``frag``: the address bar's, kept there until it is stored)."""
-    slot, _match = frame.open_incoming(mode, save, full_message=FULL_HERE if frag else FULL_PASTED)
+    refused = {"full": FULL_HERE, "disabled": DISABLED_HERE} if frag else {"full": FULL_PASTED, "disabled": DISABLED_PASTED}
+    slot, _match = frame.open_incoming(mode, save, refused)
     if slot is None:
         if frag is not None:
+            frame.restore_fragment(frag)  # the game is good: the address keeps it until stored
             pending[:] = [(mode, save, frag)]
             render_pending()
         return
@@ -240,8 +253,8 @@ def on_link(ev) -> None:
     frag = text.split("#", 1)[1] if "#" in text else text
     try:
         mode, save = parse_fragment(frag)
-    except SaveCodeError as exc:
-        frame.show_error(f"That link could not be opened: {exc.message}")
+    except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
+        frame.show_error(f"That link could not be opened: {frame.why(exc)}")
         return
     open_save(mode, save)
 
@@ -270,14 +283,13 @@ async def on_import(ev) -> None:
 
 
 def main() -> None:
-    frag = str(frame.js.location.hash or "")
-    incoming = frame.take_fragment(keep=True)
+    incoming = frame.take_fragment()  # out of the address bar until it is known good
     if incoming is not None:
+        mode, save, frag = incoming
         try:
-            open_save(*incoming, frag=frag)
-        except (SaveCodeError, StorageError) as exc:
-            frame.drop_fragment()
-            frame.show_error(f"That link could not be opened: {exc}")
+            open_save(mode, save, frag=frag)
+        except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page starts
+            frame.show_error(f"That link could not be opened: {frame.why(exc)}")
     on(document.getElementById("open-link-form"), "submit", on_link)
     on(document.getElementById("import-file"), "change", on_import)
     on(document.getElementById("check-link"), "click", on_check)
