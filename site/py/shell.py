@@ -46,6 +46,8 @@ __all__ = [
 CHAT_LIMIT = 2000
 #: log lines drawn at first; "Show earlier steps" adds more (a 100,000-step log stays fast)
 LOG_SHOWN = 60
+#: steps listed in "What just happened" beside the controls (the rest are in the log)
+RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
@@ -262,6 +264,10 @@ class Session:
     unsaved: bool = False
     #: the last answer of :meth:`is_private`: (state, seat, answer); asked at every drawing
     _private_memo: tuple[Any, int, bool] | None = None
+    #: the log length before the last step a person played (issue 21, item 10): the steps
+    #: from here on (their action, the dice or reveal it drew, the computer's replies) are
+    #: "what just happened", shown beside the controls and announced; None: nothing yet
+    result_from: int | None = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -703,6 +709,8 @@ class Shell:
         if s is None:
             return False
         t0 = self.host.clock()
+        mark = len(s.match.log)
+        by_bot = self._bot_acts(s)
         try:
             self.refuse_if_pending()
             s.play(action)
@@ -710,13 +718,29 @@ class Shell:
             self.say(exc.message, "error")
             return False
         self.perf["apply"] = self.host.clock() - t0
+        self._note_result(s, mark, by_bot)
         self.after_change()
         return True
+
+    @staticmethod
+    def _bot_acts(s: Session) -> bool:
+        seat = s.acting_seat()
+        seats = s.seats()
+        return seat is not None and seat < len(seats) and seats[seat].is_bot
+
+    @staticmethod
+    def _note_result(s: Session, mark: int, by_bot: bool) -> None:
+        """A person's step starts a new "what just happened"; the computer's replies (and a
+        computer's steps before anyone acted) join the one on screen (item 10)."""
+        if not by_bot or s.result_from is None:
+            s.result_from = mark
 
     def give_secret(self, seat: int, part: Any) -> bool:
         s = self.session
         if s is None:
             return False
+        mark = len(s.match.log)
+        by_bot = s.seats()[seat].is_bot if 0 <= seat < len(s.seats()) else False
         try:
             self.refuse_if_pending()
             done = s.give_secret(seat, part)
@@ -724,6 +748,8 @@ class Shell:
             self.say(exc.message, "error")
             return False
         if done:
+            # the reveal is everyone's result: shown from the secret step on
+            self._note_result(s, mark, by_bot and s.result_from is not None and s.result_from < mark)
             self.after_change()
         return True
 
@@ -750,6 +776,7 @@ class Shell:
         except ConquestError as exc:
             self.say(exc.message, "error")
             return
+        s.result_from = None  # the undo's own message says what happened
         if removed:
             n = len(s.match.log)
             taken = [x for at, texts in s.match.undone if at >= n for x in texts]
@@ -1101,6 +1128,47 @@ class Shell:
             undo,
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
+        )
+
+    def result_lines(self) -> tuple[list[dict[str, Any]], int]:
+        """The steps since the person's last action in words (at most ``RESULT_SHOWN``), and
+        how many earlier ones of them are left to the log."""
+        s = self.session
+        if s is None or s.result_from is None or s.viewing is not None:
+            return [], 0
+        n = len(s.match.log)
+        start = min(max(0, s.result_from), n)
+        first = max(start, n - RESULT_SHOWN)
+        return self.log_lines(first, n), first - start
+
+    def announcement(self) -> str:
+        """What a screen reader is told after a step: the same words as the result box, in
+        one line (the page writes it into the polite live region ``#shell-announce``)."""
+        lines, _ = self.result_lines()
+        return " ".join(f"Step {x['step']}: {x['words']}." for x in lines)
+
+    def render_result(self) -> Node:
+        """"What just happened": every result of the last action (a person's step, the dice
+        or reveal it drew, the computer's replies) in words, for the page to place in its
+        controls, where the person is looking (issue 21, item 10). Announced through
+        ``#shell-announce`` (see :meth:`announcement`), so this box is not a live region
+        itself (it is rebuilt with the panel; a live region must stay put)."""
+        lines, earlier = self.result_lines()
+        if not lines:
+            return h("div", id="shell-result-inner", cls="shell-result", hidden=True)
+        items = [
+            h("li", h("span", line["label"], cls="shell-turn") if line["label"] else None,
+              h("span", line["words"]), cls="is-chance" if line["chance"] else None, value=str(line["step"]))
+            for line in lines
+        ]
+        return h(
+            "div",
+            h("p", "What just happened", cls="shell-result-title"),
+            h("ol", *items, cls="shell-result-list", id="shell-result-list"),
+            h("p", f"{plural(earlier, 'earlier step')} since then in the log below.", cls="muted")
+            if earlier else None,
+            id="shell-result-inner",
+            cls="shell-result",
         )
 
     def render_perf(self) -> Node:

@@ -143,6 +143,7 @@ class Runner:
         self.channel: Any = None
         self.audience = False
         self.audience_slot: str | None = None
+        self.announced = ""  # the last text given to the live region #shell-announce
 
     # -- errors from handlers go to the message, never to limbo ----------------------------
     def guard(self, fn: Any, *args: Any) -> Any:
@@ -543,7 +544,19 @@ class Runner:
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         dom.mount_id("shell-chart", shell.render_chart(width or 640))
         self.page.after_render()
+        self.announce(shell.announcement())
         self.broadcast()
+
+    def announce(self, text: str) -> None:
+        """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a
+        polite live region that stays in the page; only a changed text is written, so a
+        re-render that changes nothing says nothing again."""
+        if text == self.announced:
+            return
+        self.announced = text
+        box = document.getElementById("shell-announce")
+        if not frame.nullish(box):
+            box.textContent = text
 
     # -- the bot loop: slices with a pause between, never a frozen page -------------------
     def schedule_bot(self) -> None:
