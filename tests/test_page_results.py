@@ -88,3 +88,65 @@ def _legal(st):  # noqa: ANN001, ANN202 - a helper of the position filter
     from conquest.games.world import GAME
 
     return GAME.legal_actions(st)
+
+
+# -- item 5: To Reign Supreme -----------------------------------------------------------------
+def reign_at(log: list[str], bot: bool = False):  # noqa: ANN201 - (shell, page) of the Reign page
+    from page_host import make_page
+    from reign import ReignPage
+    from test_page_reign import LAYOUT  # noqa: F401 - the dealt layout the logs below start with
+
+    from conquest.games.reign import GAME as REIGN
+    from conquest.rng import Rng
+    from conquest.session import Match
+
+    shell, page, host = make_page(ReignPage)
+    seats = [{"colour": "#e69f00"}, {"colour": "#56b4e9", **({"bot": "Heuristic"} if bot else {})}]
+    match = Match(REIGN, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0, "seats": seats}, log, rng=Rng(3))
+    shell.open(match, host.store.create(match.save().to_json(), "test", host.now()))
+    shell.ready(0)
+    return shell, page
+
+
+def test_item5_reign_unavailable_actions_say_why() -> None:
+    from test_page_reign import LAYOUT
+
+    shell, _page = reign_at([LAYOUT, "tAB/AB"])
+    shell.play("+2")  # Recruit 2: Wealth 3 to 1
+    board = render_all(shell)["rg-board"]
+    more = find(board, "#rg-more")  # the "More" section stays, saying why each is out of reach
+    reasons = {x.attrs["data-unavailable"]: text(x) for x in find_all(more, ".rg-unavailable")}
+    assert "you have 1 Wealth (R5)" in reasons["Reallocate"] and "you have 1 Wealth" in reasons["Restructure"]
+    assert "no discarded strategy cards" in reasons["War Council"]
+    assert all("disabled" in b.attrs for b in find_all(more, ".rg-unavailable button"))
+    # every card without an Attack says why
+    whys = [text(x) for x in find_all(board, ".rg-why")]
+    assert len(whys) == 6 and all("(R" in w for w in whys)
+
+
+def test_item5_reign_first_turn_says_it_has_two_actions() -> None:
+    from test_page_reign import LAYOUT
+
+    shell, _page = reign_at([LAYOUT, "tAB/AB"])
+    trees = render_all(shell)
+    assert "2 actions left" in text(find(trees["rg-board"], "#rg-actions"))
+    level = text(find(trees["rg-side"], ".rg-level"))
+    assert "3 actions a turn (R4)" in level and "first turn has 2" in level
+
+
+def test_item5_reign_the_bots_turn_step_by_step_on_the_stage() -> None:
+    from test_page_reign import LAYOUT
+
+    shell, _page = reign_at([LAYOUT, "tAB/AB"], bot=True)
+    s = shell.session
+    shell.play("e")  # Ann ends her first turn: Bob (computer) plays his whole turn
+    n = len(s.match.log)
+    for _ in range(50):
+        if not shell.bot_step(1e9):
+            break
+    assert len(s.match.log) >= n + 2  # resupply or more, and the bot's steps
+    box = find(render_all(shell)["rg-stage"], "#shell-result-inner")
+    lines = [text(li) for li in find_all(box, "li")]
+    assert lines[0].endswith("Ann ends the turn") or "Ann" in lines[0]
+    assert any("Bob" in x for x in lines[1:])
+    assert len(lines) == min(6, len(s.match.log) - n + 1)

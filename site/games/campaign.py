@@ -558,11 +558,14 @@ class CampaignPage(GamePage):
                 kids.append(reveal)
         elif view["phase"] == "over":
             act = "over"
+            kids.append(self.shell.render_result())  # what ended it, beside the result (item 10)
             kids.append(self.render_final(view))
             kids.append(reveal)
         else:
             if self.choices(view):
                 act = view["phase"]
+            # not in the answer phase: there the question is what the person reads
+            kids.append(self.shell.render_result())
             kids.append(reveal)
         # data-act and data-step say what the stage waits for (for people's tools and tests)
         return h("div", *kids, id="cp-stage-inner", cls="cp-stage-inner", data_act=act,

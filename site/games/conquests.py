@@ -868,6 +868,7 @@ class ConquestsPage(GamePage):
         show_think = s.mode == "host" and any(seat.is_bot for seat in s.seats())
         return h(
             "div",
+            self.shell.render_result(),  # what the last move did, the computer's reply (item 10)
             self.render_status_box(state, view),
             self.render_reserves(state),
             self.render_info(state),

@@ -626,6 +626,7 @@ class MetagamePage(GamePage):
             "mg-marks": self.render_marks(view),
             "mg-side": h(
                 "div",
+                self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
                 self.render_last_pick(),
                 self.duel_desk.render(view),
                 self.render_actions(view),
