@@ -150,3 +150,58 @@ def test_item5_reign_the_bots_turn_step_by_step_on_the_stage() -> None:
     assert lines[0].endswith("Ann ends the turn") or "Ann" in lines[0]
     assert any("Bob" in x for x in lines[1:])
     assert len(lines) == min(6, len(s.match.log) - n + 1)
+
+
+# -- item 8: the Metagame console's wheel ------------------------------------------------------
+def metagame_at_spin():  # noqa: ANN201 - (shell, page, host) with the wheel ready to spin
+    from test_page_metagame import invasion_ready, started
+
+    shell, page, host = started()
+    s = shell.session
+    invasion_ready(shell, page)
+    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
+        if s.match.state.phase.startswith("slices"):
+            page.fill_draft()
+            page.assign()
+        else:
+            fire(render_all(shell)["mg-side"], "button.secondary")
+    assert s.match.state.phase == "spin"
+    return shell, page, host
+
+
+def test_item8_a_taken_back_spin_is_said_in_words() -> None:
+    shell, page, _host = metagame_at_spin()
+    s = shell.session
+    page.spin()
+    spun = s.match.log[-1]
+    before = s.match.states[-2]
+    k = shell.game.parse_action(spun).k
+    title = page.game_title(before.games[before.inv.game_at(k)])
+    shell.undo()
+    spins = render_all(shell)["mg-spins"]
+    words = f"slice {k + 1} of {before.inv.x}: {title}, taken back"
+    assert words in text(spins)
+    assert "(0 spins, 1 taken back)" in text(find(spins, "#mg-spins-title"))
+    # the log's list of taken-back draws says it in the game's words too, the code beside it
+    log = find(render_all(shell)["shell-log-box"], ".shell-taken-back")
+    assert shell.game.describe_action(before, shell.game.parse_action(spun)) in text(log)
+
+
+def test_item8_wheel_labels_whole_and_colours_unlike_any_seat() -> None:
+    from metagame import WHEEL_COLOURS, label_lines
+
+    from conquest.seats import PALETTE
+
+    assert label_lines("To Reign Supreme") == ["To Reign", "Supreme"]
+    assert label_lines("The Game of Conquests") == ["The Game of", "Conquests"]
+
+    def rgb(c: str) -> tuple[int, ...]:
+        return tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+
+    for w in WHEEL_COLOURS:
+        assert min(sum((a - b) ** 2 for a, b in zip(rgb(w), rgb(p), strict=True)) ** .5 for p in PALETTE) >= 70, w
+    shell, _page, _host = metagame_at_spin()
+    side = render_all(shell)["mg-side"]
+    labels = ["".join(text(t) for t in find_all(lab, "tspan")) for lab in find_all(side, "#mg-spinner text")]
+    titles = {g.get("title") or g["name"] for g in shell.session.view()["games"]}
+    assert labels and all(any(x.replace(" ", "") == t.replace(" ", "") for t in titles) for x in labels), labels

@@ -58,6 +58,7 @@ class CampaignPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "campaign"
+    focus_home = "cp-stage-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "questions asked"
 
     def __init__(self, shell: Shell) -> None:

@@ -283,6 +283,7 @@ class ConquestsPage(GamePage):
     """The page's state (one object) and its renderers and handlers."""
 
     game_id = "conquests"
+    focus_home = "cq-side-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "moves played"
 
     def __init__(self, shell: Shell) -> None:

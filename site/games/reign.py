@@ -103,6 +103,7 @@ class ReignPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "reign"
+    focus_home = "rg-stage-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "steps played"
 
     def __init__(self, shell: Shell) -> None:

@@ -74,6 +74,7 @@ class WorldPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "world"
+    focus_home = "wc-panel-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "turns"
 
     def __init__(self, shell: Shell) -> None:

@@ -20,7 +20,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
 from conquest.core import ConquestError, GameError, get_game
-from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
+from conquest.savecode import SaveCodeError, is_anchor, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, MemoryBackend, Slot, SlotStore, StorageError, link_name
 
@@ -270,7 +270,7 @@ def take_fragment(keep: bool = False) -> tuple[str, dict[str, Any]] | None:
     nothing is lost.
     """
     frag = str(js.location.hash or "")
-    if len(frag) <= 1:
+    if len(frag) <= 1 or is_anchor(frag):  # "#main" from "Skip to content": a place, not a game
         return None
     if not keep:
         drop_fragment()

@@ -588,6 +588,11 @@ class GamePage:
     def after_render(self) -> None:
         """Browser-only finishing touches after a render (animations, focus)."""
 
+    #: where the keyboard focus goes when the control a person used is gone after the step
+    #: (issue 21, item 2: not to the page's start, from where Tab walks the whole log); the
+    #: element gets ``tabindex=-1``, so the next Tab reaches the first control inside it
+    focus_home = "shell-bar-inner"
+
     def reset(self) -> None:
         """Forget half-made choices (after any step, undo or jump)."""
 
@@ -1280,8 +1285,8 @@ class Shell:
                 )
             )
         undone = [
-            h("li", f"Taken back after step {at}: " + ", ".join(texts) + " (drawn, then undone)",
-              cls="shell-taken-back")
+            h("li", f"Taken back after step {at}: " + "; ".join(self.taken_back_words(at, x) for x in texts)
+              + " (drawn, then undone)", h("code", " ".join(texts), cls="shell-code"), cls="shell-taken-back")
             for at, texts in s.match.undone
         ]
         more = None
@@ -1299,6 +1304,19 @@ class Shell:
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             id="shell-log-inner",
         )
+
+    def taken_back_words(self, at: int, text: str) -> str:
+        """A chance result drawn after step ``at`` and then undone, in words (issue 21, item 8:
+        "r26 12,12,10,10" says nothing to a person); its code stays beside it. Best effort:
+        the state it was drawn in is on the present line only while ``at`` is."""
+        s = self.session
+        assert s is not None
+        if 0 <= at < len(s.match.states):
+            try:
+                return self.game.describe_action(s.match.states[at], self.game.parse_action(text))
+            except Exception:  # noqa: BLE001 - a log entry is data; its code is shown then
+                pass
+        return text
 
     def _more_log(self) -> None:
         if self.pending() is None:

@@ -27,7 +27,7 @@ from shell import GamePage, Shell, check_save
 from ui import Event, Node
 
 from conquest.core import get_game
-from conquest.savecode import SaveCodeError, parse_fragment
+from conquest.savecode import SaveCodeError, is_anchor, parse_fragment
 from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
@@ -204,7 +204,7 @@ class Runner:
     def open_fragment(self, render: bool = True) -> bool:
         """A game in the address's fragment: checked, stored in a new slot, opened."""
         frag = str(js.location.hash or "")
-        if len(frag) <= 1:
+        if len(frag) <= 1 or is_anchor(frag):  # "Skip to content" (#main) is no game link
             return False
         if self.page.open_fragment(frag):
             js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
@@ -504,6 +504,32 @@ class Runner:
         self.schedule_bot()
 
     def _render(self) -> None:
+        game = document.getElementById("shell-game")
+        active = document.activeElement
+        in_game = not frame.nullish(game) and not frame.nullish(active) and bool(game.contains(active))
+        self._mount()
+        if in_game and self.shell.session is not None:
+            self.keep_focus()
+
+    def keep_focus(self) -> None:
+        """The control a person used is gone (Roll after a conquest, End the turn): focus goes
+        to the page's ``focus_home`` (its panel of controls), not to the page's start."""
+        active = document.activeElement
+        if not frame.nullish(active) and active is not document.body and bool(active.isConnected):
+            return
+        if self.shell.session is not None and self.shell.session.needs_handover() is not None:
+            target = document.getElementById("shell-ready")
+        else:
+            target = document.getElementById(self.page.focus_home)
+            if frame.nullish(target):
+                target = document.getElementById("shell-bar-inner")
+        if frame.nullish(target):
+            return
+        if not target.hasAttribute("tabindex") and not target.matches("button, a, input, select, textarea"):
+            target.setAttribute("tabindex", "-1")
+        target.focus(js.Object.fromEntries([["preventScroll", True]]))
+
+    def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
         dom.mount_id("shell-toast", shell.render_message())
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
