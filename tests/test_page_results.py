@@ -188,9 +188,9 @@ def test_item8_a_taken_back_spin_is_said_in_words() -> None:
 
 
 def test_item8_wheel_labels_whole_and_colours_unlike_any_seat() -> None:
-    from metagame import WHEEL_COLOURS, label_lines
+    from metagame import label_lines
 
-    from conquest.seats import PALETTE
+    from conquest.seats import PALETTE, WHEEL_COLOURS
 
     assert label_lines("To Reign Supreme") == ["To Reign", "Supreme"]
     assert label_lines("The Game of Conquests") == ["The Game of", "Conquests"]
@@ -205,3 +205,87 @@ def test_item8_wheel_labels_whole_and_colours_unlike_any_seat() -> None:
     labels = ["".join(text(t) for t in find_all(lab, "tspan")) for lab in find_all(side, "#mg-spinner text")]
     titles = {g.get("title") or g["name"] for g in shell.session.view()["games"]}
     assert labels and all(any(x.replace(" ", "") == t.replace(" ", "") for t in titles) for x in labels), labels
+
+
+# -- item 3: a finished game ------------------------------------------------------------------
+def test_item3_a_finished_game_offers_its_next_step_at_the_top_not_undo() -> None:
+    from test_page_conquests import opened_at, side
+
+    shell, _page, host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
+    fire(side(shell), "#cq-typed", "submit", fields={"move": "f4a4"})
+    bar = render_all(shell)["shell-bar"]
+    assert not find_all(bar, "#shell-undo")
+    assert find(bar, "#shell-over-new").attrs["href"] == "?"
+    # the saved list: the finished game is offered to open, with its result
+    first = shell.session.slot_id
+    saved = shell.render_saved(host.store.list())
+    row = text(find(saved, "#shell-saved-list"))
+    assert "Open “From a link”" in row and "Resume" not in row and "Finished: " in row and " won" in row
+    # Play again: the same players and options, a new slot; the finished one stays as it was
+    fire(bar, "#shell-rematch")
+    s = shell.session
+    assert s.slot_id != first and s.match.log == [] and s.match.options == host.store.open(first)["options"]
+    assert host.query == f"?slot={s.slot_id}"
+    assert host.store.get(first).result and not host.store.get(s.slot_id).result
+
+
+def test_item3_two_saved_games_of_one_name_are_told_apart() -> None:
+    from shell import shown_names
+
+    from conquest.store import Slot
+
+    a = Slot("a1", "conquests", "Duel: Ann vs Cat for Pullman, turn 3", "host", 10.0, 30.0, 5)
+    b = Slot("b2", "conquests", "Duel: Ann vs Cat for Pullman, turn 3", "host", 20.0, 25.0, 9)
+    c = Slot("c3", "conquests", "Other", "host", 5.0, 5.0, 1)
+    assert shown_names([a, b, c]) == {"a1": "Duel: Ann vs Cat for Pullman, turn 3 (1)",
+                                      "b2": "Duel: Ann vs Cat for Pullman, turn 3 (2)", "c3": "Other"}
+
+
+# -- item 11: the landing page ----------------------------------------------------------------
+def test_item11_each_game_has_a_picture_drawn_from_its_own_data() -> None:
+    import re
+
+    import build
+    from buildlib import previews
+    from conquest.maps import load_map
+    from conquest.seats import PALETTE
+
+    inp = build.load_inputs()
+    files = build.preview_files(inp)
+    assert sorted(files) == sorted(f"previews/{g}.svg" for g in inp.playable())
+    world = files["previews/world.svg"].decode()
+    fills = dict(re.findall(r'fill="(#[0-9a-f]{6})" fill-rule="evenodd" stroke="#fff" stroke-width="[\d.]+" '
+                            r'data-territory="([a-z-]+)"', world)[i][::-1] for i in range(42))
+    owners = previews.world_owners()
+    m = load_map("world42")
+    assert [fills[t.id] for t in m.territories] == [PALETTE[o] for o in owners]
+    assert len(set(owners)) == 3  # dealt to three players (W3)
+    board = files["previews/conquests.svg"].decode()
+    from conquest.core import get_game
+    from conquest.session import Match
+
+    start = Match(get_game("conquests"), {}).state.board  # the engine's starting position
+    assert board.count("<rect") == 36 and board.count("<circle") == sum(1 for p in start if p)
+    wheel = previews.metagame_wheel()
+    assert files["previews/metagame.svg"].decode().count("<path") == sum(s["count"] for s in wheel)
+    assert "Weapons Workshop" in files["previews/reign.svg"].decode()
+    for body in files.values():
+        assert body.startswith(b"<svg ") and b'role="img"' in body and b"<script" not in body
+    # the landing page shows each picture on its game's card
+    pages = build.render_pages(inp, [p for p in build.plan_pages(inp) if p.path == "index.html"], "test")
+    index = pages["index.html"].decode()
+    for gid in inp.playable():
+        assert f'src="previews/{gid}.svg"' in index
+    assert 'id="continue"' in index
+
+
+def test_item11_the_last_game_played_is_offered_first() -> None:
+    from conquest.store import Slot, last_played
+
+    old = Slot("a1", "world", "Old", "host", 1.0, 10.0, 5)
+    done = Slot("b2", "reign", "Done", "host", 1.0, 30.0, 40, result="Ann won")
+    view = Slot("c3", "world", "Seen", "view", 1.0, 40.0, 9)
+    gone = Slot("d4", "retired", "Gone", "host", 1.0, 50.0, 3)
+    now = Slot("e5", "world", "World night", "host", 1.0, 20.0, 212)
+    assert last_played([old, done, view, gone, now], {"world", "reign"}) == now
+    assert last_played([done, view], {"world", "reign"}) is None

@@ -43,6 +43,7 @@ from conquest.games.metagame.actions import (
 )
 from conquest.maps import load_map
 from conquest.rng import Rng
+from conquest.seats import WHEEL_COLOURS
 from conquest.session import Match
 
 PRESETS_KEY = "conquest:metagame:presets"
@@ -50,13 +51,6 @@ PRESETS_KEY = "conquest:metagame:presets"
 DRAFT_KEY = "conquest:metagame:draft"
 MAX_PRESETS = 50
 #: wheel colours by game (Okabe-Ito first, then Tableau); the list beside the wheel names them
-#: the wheel's game colours: none of them near a seat colour (``conquest.seats.PALETTE``),
-#: so a slice is never read as a player's (issue 21, item 8; from Paul Tol's colour-blind
-#: safe schemes, each at least 70 apart from every seat colour in RGB)
-WHEEL_COLOURS = (
-    "#332288", "#999933", "#44aa99", "#882255", "#a6d854",
-    "#8c564b", "#bcbddc", "#117733", "#7b3294", "#dfc27d",
-)
 REASONS = {
     "last": "one player is left",
     "majority": "a player holds more than 75% of the map",

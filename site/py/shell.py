@@ -877,7 +877,8 @@ class Shell:
         if s is None or s.slot_id is None or s.mode != "host":
             return
         try:
-            slot = self.host.store.autosave(s.slot_id, s.save(), self.host.now(), rev=s.rev)
+            slot = self.host.store.autosave(s.slot_id, s.save(), self.host.now(), rev=s.rev,
+                                            result=self.result_words())
         except StorageError as exc:
             if exc.code == "conflict":
                 s.conflict = True  # render_message shows the choice; nothing is written
@@ -1091,10 +1092,69 @@ class Shell:
             role="alert" if kind == "error" else "status",
         )
 
+    def result_words(self) -> str:
+        """A finished game's result in a few words ("Ann won", "Ann and Bob won", "A draw");
+        "" while it goes on. Kept in the saved games' list (item 3)."""
+        s = self.session
+        if s is None:
+            return ""
+        out = self.game.outcome(s.match.state)
+        if out is None:
+            return ""
+        names = [s.seat_name(w) for w in out.winners]
+        if not names:
+            return "A draw"
+        if len(names) == len(s.seats()) and len(names) > 1:
+            return "A draw"
+        return (" and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]) + " won"
+
+    def rematch(self) -> Session | None:
+        """The same players and options again, a new game in a new slot; the finished one
+        stays in the saved games (item 3: the next step offered where the game ends)."""
+        s = self.session
+        if s is None:
+            return None
+        try:
+            match = Match(self.game, dict(s.match.options), rng=Rng(None))
+        except GameError as exc:
+            self.say(exc.message, "error")
+            return None
+        save = match.save().to_json()
+        name = self.slot_name(save, "host")
+        slot = None
+        try:
+            slot = self.host.store.create(save, name, self.host.now())
+        except StorageError as exc:
+            self.say(f"{exc} The finished game is unchanged.", "error")
+            return None
+        session = self.open(match, slot)
+        self.host.go(f"?slot={slot.id}")
+        self.say(f"A new game of {self.game.title} with the same players; the finished one is in your saved games.")
+        return session
+
+    def render_over(self) -> Node | None:
+        """A finished game's next steps, in the bar at the top where the last move was seen
+        (item 3: they were only at the page's foot, and Undo was offered instead)."""
+        s = self.session
+        assert s is not None
+        words = self.result_words()
+        if not words or s.viewing is not None:
+            return None
+        rematch = None
+        if s.mode == "host" and s.only_seat is None:
+            rematch = h("button", "Play again", type="button", id="shell-rematch", cls="small",
+                        on_click=lambda ev: self.rematch(),
+                        title="A new game with the same players and options")
+        return h("span",  # the page's prompt beside it says who won, in the game's own words
+                 rematch,
+                 h("a", "Start or resume another game", href="?", id="shell-over-new", cls="button small secondary"),
+                 cls="shell-over")
+
     def render_status(self, prompt: str) -> Node:
         """The sticky bar: whose turn, what to do, and Undo beside it."""
         s = self.session
         assert s is not None
+        over = self.render_over()
         seat = s.acting_seat()
         seats = s.seats()
         swatch = None
@@ -1102,7 +1162,7 @@ class Shell:
             swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
         step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
         undo = None
-        if s.mode == "host":
+        if s.mode == "host" and over is None:
             undo = h(
                 "button", "Undo", type="button", id="shell-undo", cls="secondary small",
                 disabled=s.locked() or not s.match.log or self.pending() is not None,
@@ -1130,6 +1190,7 @@ class Shell:
             swatch,
             h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", prompt, id="shell-prompt")),
             thinking,
+            over,
             undo,
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
@@ -1384,16 +1445,19 @@ class Shell:
         if not mine:
             return h("div", id="shell-saved-inner", hidden=True)
         items = []
+        names = shown_names(mine)
         for sl in sorted(mine, key=lambda x: -x.updated):
             why = sl.damaged or self.damaged.get(sl.id, "")
             if why:
                 items.append(self._damaged_item(sl, why))
                 continue
             note = f" · {plural(sl.steps, 'step')}" + (" · read-only view" if sl.mode == "view" else "")
+            verb = "Open" if sl.result or sl.mode == "view" else "Resume"
             items.append(
                 h(
                     "li",
-                    h("a", f"Resume “{sl.name}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("a", f"{verb} “{names[sl.id]}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("span", f" · Finished: {sl.result}", cls="shell-slot-result") if sl.result else None,
                     h("span", note, cls="muted"),
                     h("span", "", cls="shell-when", data_when=str(sl.updated)),
                     cls="is-current" if sl.id == current else None,
@@ -1491,6 +1555,20 @@ class Shell:
             charts.append(line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
                                      self.page.chart_x_label, marker))
         return h("div", *charts, id="shell-chart-inner")
+
+
+def shown_names(slots: Sequence[Slot]) -> dict[str, str]:
+    """Each slot's name as listed: two games of one name are told apart by a number in the
+    order they were started ("Duel: Ann vs Cat for Pullman (2)"), item 3."""
+    by_name: dict[str, list[Slot]] = {}
+    for sl in slots:
+        by_name.setdefault(sl.name, []).append(sl)
+    out = {}
+    for name, group in by_name.items():
+        group.sort(key=lambda x: (x.created, x.id))
+        for i, sl in enumerate(group):
+            out[sl.id] = name if len(group) == 1 else f"{name} ({i + 1})"
+    return out
 
 
 def line_chart(

@@ -518,11 +518,11 @@ class Runner:
         if not frame.nullish(active) and active is not document.body and bool(active.isConnected):
             return
         if self.shell.session is not None and self.shell.session.needs_handover() is not None:
-            target = document.getElementById("shell-ready")
+            target = document.querySelector("#shell-handover button")  # Ready (drawn by the shell)
         else:
             target = document.getElementById(self.page.focus_home)
             if frame.nullish(target):
-                target = document.getElementById("shell-bar-inner")
+                target = document.querySelector("#shell-bar > div")  # the status bar
         if frame.nullish(target):
             return
         if not target.hasAttribute("tabindex") and not target.matches("button, a, input, select, textarea"):
