@@ -289,3 +289,36 @@ def test_item11_the_last_game_played_is_offered_first() -> None:
     now = Slot("e5", "world", "World night", "host", 1.0, 20.0, 212)
     assert last_played([old, done, view, gone, now], {"world", "reign"}) == now
     assert last_played([done, view], {"world", "reign"}) is None
+
+
+# -- item 4: charts, the Short Campaign's reveal and map --------------------------------------
+def test_item4_charts_have_visible_titles_and_round_numbers() -> None:
+    from shell import chart_number
+
+    m = position(ann_attacking, seed=2)
+    shell, _page, _ = opened(m)
+    chart = render_all(shell)["shell-chart"]
+    titles = [text(x) for x in find_all(chart, "figcaption.shell-chart-title")]
+    assert len(titles) == len(find_all(chart, "svg.shell-chart")) >= 2 and all(t.endswith("per player") for t in titles)
+    assert chart_number(2.9668) == "3.0" and chart_number(12.0) == "12" and chart_number(-0.25) == "-0.2"
+    ends = [text(t) for t in find_all(chart, "svg.shell-chart text") if text(t).startswith(("Ann ", "Bob ", "Cy "))]
+    assert ends and all(len(x.split()[-1].split(".")[-1]) <= 1 for x in ends if "." in x), ends
+
+
+def test_item4_campaign_one_country_and_own_land_keeps_its_colour() -> None:
+    from test_page_campaign import drive, started
+
+    from conquest.games.campaign.questions import unit_for
+
+    assert [unit_for(1, u) for u in ("countries", "people", "territories", "troops", "km", "km²")] == \
+        ["country", "person", "territory", "troop", "km", "km²"]
+    assert unit_for(2, "countries") == "countries"
+    shell, page, _ = started()
+    drive(shell, page, lambda st: st.phase == "pick" and st.picks[0] == 0)
+    view = shell.session.view()
+    me = view["to_move"]
+    paints = page.paint(view)
+    mine = [t["index"] for t in view["territories"] if t["owner"] == me]
+    others = [t["index"] for t in view["territories"] if t["owner"] != me]
+    assert mine and all(paints[f"cp-t{t}"]["class"]["is-mine"] for t in mine)
+    assert not any(paints[f"cp-t{t}"]["class"]["is-mine"] for t in others)

@@ -880,6 +880,9 @@ class CampaignPage(GamePage):
             return {}
         choices = set(self.choices(view))
         attack = view["attack"]
+        # the chooser's own land keeps its colour while the others fade (item 4: faded, it
+        # looked like free land)
+        me = view.get("to_move") if choices else None
         out: dict[str, dict[str, Any]] = {"cp-map": {"class": {"has-choices": bool(choices)}}}
         for info in view["territories"]:
             t, owner = info["index"], info["owner"]
@@ -894,6 +897,7 @@ class CampaignPage(GamePage):
                     "is-eligible": t in choices,
                     "is-target": attack is not None and attack["target"] == t,
                     "is-base": info["base_of"] is not None,
+                    "is-mine": me is not None and owner == me,
                 },
                 "attrs": {"aria-label": f"{info['name']}: {who}, worth {info['value']:,}{extra}"
                           + (", a choice now" if t in choices else "")},

@@ -1552,8 +1552,12 @@ class Shell:
         if s.viewing is not None:
             marker = next((x for x, i in self.page.chart_points(s.match.states) if i >= s.viewing), None)
         for name in names:
-            charts.append(line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
-                                     self.page.chart_x_label, marker))
+            # a visible title over each chart (item 4: the title was only inside the SVG)
+            charts.append(h("figure",
+                            h("figcaption", f"{name[:1].upper()}{name[1:]} per player", cls="shell-chart-title"),
+                            line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
+                                       self.page.chart_x_label, marker),
+                            cls="shell-chart-figure"))
         return h("div", *charts, id="shell-chart-inner")
 
 
@@ -1569,6 +1573,12 @@ def shown_names(slots: Sequence[Slot]) -> dict[str, str]:
         for i, sl in enumerate(group):
             out[sl.id] = name if len(group) == 1 else f"{name} ({i + 1})"
     return out
+
+
+def chart_number(v: float) -> str:
+    """A value as a chart shows it: whole numbers whole, others to one decimal (item 4: the
+    luck chart said "Ann 2.9668")."""
+    return f"{v:g}" if float(v).is_integer() else f"{v:.1f}"
 
 
 def line_chart(
@@ -1627,7 +1637,7 @@ def line_chart(
     for y, p, v in ends:
         seat = seats[p]
         kids.append(svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=seat.colour))
-        kids.append(svg("text", f"{seat.name[:12]} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
+        kids.append(svg("text", f"{seat.name[:12]} {chart_number(v)}", x=w - right + 18, y=f"{y + 3:.1f}"))
     return svg(
         "svg", svg("title", f"{name} per player over {xmax} {x_label}"), *kids,
         viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",
