@@ -322,3 +322,21 @@ def test_item4_campaign_one_country_and_own_land_keeps_its_colour() -> None:
     others = [t["index"] for t in view["territories"] if t["owner"] != me]
     assert mine and all(paints[f"cp-t{t}"]["class"]["is-mine"] for t in mine)
     assert not any(paints[f"cp-t{t}"]["class"]["is-mine"] for t in others)
+
+
+# -- item 6: The Game of Conquests, a capture waiting for the placement ----------------------------
+def test_item6_a_capture_waiting_for_the_placement_is_described_as_the_generals_move() -> None:
+    from test_page_conquests import opened_at, press
+
+    shell, page, _ = opened_at("2gC2/6/6/6/6/G5 s b 0 1")  # Black's General takes the White Champion
+    press(shell, "c6")
+    press(shell, "d6")
+    assert page.pending is not None and shell.session.match.log == []
+    t = render_all(shell)
+    d6 = find(t["cq-squares"], "#cq-sq-d6").attrs["aria-label"]
+    assert d6.startswith("d6, where the Black General") and "taking the White Champion" in d6
+    info = text(find(t["cq-side"], "#cq-info-text"))
+    assert info.startswith("Black General moving from c6 to d6, taking the White Champion")
+    assert "comes back at level 2" in info and "(C4)" in info
+    page.hover = page.pending[1]  # pointing at d6 still describes the move, not the fighter taken
+    assert text(find(render_all(shell)["cq-side"], "#cq-info-text")).startswith("Black General moving")

@@ -801,6 +801,12 @@ class ConquestsPage(GamePage):
                 x, y = square_xy(sq, self.flipped)
                 p = state.board[sq]
                 words = name + (f", {fighter_words(p)}" if p else "")
+                if self.pending is not None and sq in self.pending:  # the move waits for a placement (C4)
+                    general = fighter_words(state.board[self.pending[0]])
+                    taken = state.board[self.pending[1]]
+                    words = (f"{name}, {general}, moving to {R.square_name(self.pending[1])}" if sq == self.pending[0]
+                             else f"{name}, where the {general} moves" + (f", taking the {fighter_words(taken)}"
+                                                                           if taken else ""))
                 if sq in targets:
                     words += ", a legal move for the chosen fighter"
                 if sq in place_sqs:
@@ -1037,6 +1043,24 @@ class ConquestsPage(GamePage):
                           cls="cq-reserve", aria_labelledby=f"cq-res-title-{owner}"))
         return h("div", *kids, cls="cq-reserves")
 
+    def render_pending_info(self, state: State) -> Node:
+        """While a General's move waits for the optional placement (C4), the side panel is
+        about that move (issue 21, item 6: it went on describing the fighter being taken)."""
+        assert self.pending is not None
+        frm, to = self.pending
+        p = state.board[frm]
+        owner = R.owner_of(p)
+        taken = state.board[to]
+        fate = ""
+        if taken:
+            kind, level = R.kind_of(taken), R.level_of(taken)
+            fate = (f" (it comes back at level {level + 1}, C3)" if level < R.MAX_LEVEL[kind]
+                    else " (it retires from the game, C3)")
+        words = (f"{COLOURS[owner]} General moving from {R.square_name(frm)} to {R.square_name(to)}"
+                 + (f", taking the {fighter_words(taken)}{fate}" if taken else "")
+                 + ". Place a fighter from your reserve next to it, or move without placing (C4).")
+        return self.info_box(pattern_diagram(R.KINDS[R.GENERAL], R.level_of(p), owner, self.flipped), words)
+
     def render_info(self, state: State) -> Node:
         """The move pattern of the fighter pointed at (or chosen): a diagram and words."""
         if self.hover_res is not None:
@@ -1048,6 +1072,8 @@ class ConquestsPage(GamePage):
                      "It comes back next to its General after a General move (C4).")
             return self.info_box(pattern_diagram(letter, level, owner, self.flipped), words)
         sq = self.info_subject(state)
+        if self.pending is not None and (sq is None or sq in self.pending):
+            return self.render_pending_info(state)
         if sq is None:
             return self.info_box([], INFO_IDLE)
         p = state.board[sq]
