@@ -340,3 +340,57 @@ def test_item6_a_capture_waiting_for_the_placement_is_described_as_the_generals_
     assert "comes back at level 2" in info and "(C4)" in info
     page.hover = page.pending[1]  # pointing at d6 still describes the move, not the fighter taken
     assert text(find(render_all(shell)["cq-side"], "#cq-info-text")).startswith("Black General moving")
+
+
+# -- item 7: Metagame duels -----------------------------------------------------------------------
+def test_item7_play_here_opens_the_duel_at_once() -> None:
+    from test_page_duels import console, panel
+
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    page.after_render()  # what the browser runs after the click's render
+    tie = page.duel_desk.tie()
+    assert host.opened == [f"../conquests/?slot={tie['slot']}"]
+    page.after_render()
+    assert len(host.opened) == 1  # once
+
+
+def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() -> None:
+    from conquests import ConquestsPage
+    from duel_desk import DRAWN, duel_banner, load_ties
+    from page_host import make_page
+    from test_page_duels import console, panel
+
+    from conquest.session import Match
+
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    save = host.store.open(tie["slot"])
+    duel = Match(save["game"], {**save["options"], "position": "5g/6/6/6/6/G5 - w 199 1"}, save["log"])
+    duel.play("a1b1")  # the 200th quiet ply: a draw (C5)
+    assert duel.game.outcome(duel.state).winners == ()
+    host.store.autosave(tie["slot"], duel.save().to_json(), host.now())
+    # the console
+    assert not page.duel_desk.poll() and shell.session.match.state.phase == "duel"
+    box = panel(shell)
+    assert text(find(box, "#mg-duel-note")) == DRAWN
+    # the duel's page says the same, and offers the replay
+    dshell, _dpage, _ = make_page(ConquestsPage, host)
+    dshell.open(duel, host.store.get(tie["slot"]))
+    banner = duel_banner(host, dshell.session, dshell)
+    assert DRAWN in text(banner) and "takes the result by itself" not in text(find(banner, "#shell-duel-drawn"))
+    fire(banner, "#shell-duel-again")
+    new = dshell.session.slot_id
+    assert new != tie["slot"] and dshell.session.match.log == [] and host.query == f"?slot={new}"
+    assert new in load_ties(host) and tie["slot"] not in load_ties(host)
+    # the console now follows the new duel: nothing to take yet, the draw note gone
+    page.duel_desk.poll()
+    assert page.duel_desk.tie()["slot"] == new and page.duel_desk.note is None
+    # the console's own "Play the duel again" after a draw
+    duel2 = Match("conquests", {**host.store.open(new)["options"], "position": "5g/6/6/6/6/G5 - w 199 1"})
+    duel2.play("a1b1")
+    host.store.autosave(new, duel2.save().to_json(), host.now())
+    page.duel_desk.poll()
+    fire(panel(shell), "#mg-duel-again")
+    assert page.duel_desk.tie()["slot"] not in (new, tie["slot"]) and page.duel_desk.note is None

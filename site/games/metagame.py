@@ -519,6 +519,9 @@ class MetagamePage(GamePage):
         return {"spin": "mg-spin", "respin_a": "mg-keep", "respin_d": "mg-keep", "duel": "mg-won-a"}.get(ph)
 
     def after_render(self) -> None:
+        url, self.duel_desk.open_now = self.duel_desk.open_now, None
+        if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
+            self.shell.host.open_tab(url)
         want, self.want_focus = self.want_focus, None
         s = self.shell.session
         target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want

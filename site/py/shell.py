@@ -166,6 +166,8 @@ class Host(Protocol):
 
     def confirm(self, question: str) -> bool: ...
 
+    def open_tab(self, url: str) -> bool: ...  # a page in a new tab; False when the browser refused
+
     def form_fields(self, form_id: str) -> dict[str, str]: ...  # a static form's fields now
 
     def set_fields(self, values: Mapping[str, str | bool]) -> None: ...  # by element id

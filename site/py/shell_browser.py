@@ -105,6 +105,15 @@ class BrowserHost:
         except Exception:
             return False
 
+    def open_tab(self, url: str) -> bool:
+        """A page in a new tab (during a click, so the browser allows it); False if refused."""
+        try:
+            opened = js.window.open(url, "_blank", "noopener")
+        except Exception:  # noqa: BLE001 - refused: the page shows its link instead
+            return False
+        # with "noopener" the browser returns null even when it opened the tab
+        return True if frame.nullish(opened) else bool(opened)
+
     def confirm(self, question: str) -> bool:
         return bool(js.window.confirm(question))
 
@@ -552,7 +561,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s))  # a campaign's duel, a copy for one player
+        dom.mount_id("shell-duel", duel_banner(self.host, s, shell))  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)
