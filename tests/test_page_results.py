@@ -394,3 +394,34 @@ def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() ->
     page.duel_desk.poll()
     fire(panel(shell), "#mg-duel-again")
     assert page.duel_desk.tie()["slot"] not in (new, tie["slot"]) and page.duel_desk.note is None
+
+
+def test_item8_console_map_labels_do_not_overlap_and_the_wheel_is_under_the_heading() -> None:
+    import re
+    from itertools import combinations
+
+    import build
+    from buildlib.mapsvg import label_box, uncrowded
+    from conquest.maps import load_map
+
+    m = load_map("usa100")
+    main = 13.4
+    kept = uncrowded(m, main)
+    boxes = [label_box(m.territories[i].name, *m.territories[i].label, main) for i in kept]
+    assert len(kept) >= 70 and not [
+        (a, b) for a, b in combinations(boxes, 2)
+        if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+    ]
+    inp = build.load_inputs()
+    html = build.render_pages(inp, [p for p in build.plan_pages(inp) if p.path == "play/metagame/index.html"],
+                              "test")["play/metagame/index.html"].decode()
+    main_group = re.search(r'<g class="labels-main" font-size="([\d.]+)".*?</g>', html, re.S)
+    assert main_group and float(main_group.group(1)) == main
+    assert sorted(int(x) for x in re.findall(r'id="mg-lm(\d+)"', main_group.group(0))) == kept
+    full = re.search(r'<g class="labels" font-size="([\d.]+)"', html)
+    assert full and float(full.group(1)) == m.label_size  # every name, at the collision-checked size
+    # the wheel comes right under the invasion's heading (near Spin), the numbers after it
+    shell, _page, _host = metagame_at_spin()
+    inv = find(render_all(shell)["mg-side"], "#mg-invasion")
+    order = [k.attrs.get("id") or k.attrs.get("class") for k in inv.children if hasattr(k, "attrs")]
+    assert order.index("mg-wheel-box") < order.index("mg-numbers")

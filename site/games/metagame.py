@@ -787,8 +787,11 @@ class MetagamePage(GamePage):
         a, d = pl[inv["attacker"]]["name"], pl[inv["defender"]]["name"]
         kids: list[Any] = [
             h("h3", f"{a} invades {inv['target_name']} of {d}" + (" (capital!)" if inv["capital"] else "")),
-            h("ul", *[h("li", line) for line in inv["explain"]], cls="mg-numbers"),
         ]
+        # the wheel right under the heading, near Spin: in view when the host spins (item 8)
+        if inv["wheel"]:
+            kids.extend(self.render_wheel(view))
+        kids.append(h("ul", *[h("li", line) for line in inv["explain"]], cls="mg-numbers"))
         names = [g.get("title") or g["name"] for g in view["games"]]
         for side, who in (("a", a), ("d", d)):
             alloc = inv["slices"][side]
@@ -796,8 +799,6 @@ class MetagamePage(GamePage):
                 kids.append(h("p", f"{who} assigned: " + ", ".join(f"{names[g]} {n}" for g, n in alloc), cls="mg-msg"))
         if view["phase"] in ("slices_a", "slices_d") and not s.locked():
             kids.append(self.render_slice_editor(state, view))
-        if inv["wheel"]:
-            kids.extend(self.render_wheel(view))
         return h("div", *kids, id="mg-invasion")
 
     def render_slice_editor(self, state: Any, view: Mapping[str, Any]) -> Node:
