@@ -524,7 +524,8 @@ class Runner:
         """The control a person used is gone (Roll after a conquest, End the turn): focus goes
         to the page's ``focus_home`` (its panel of controls), not to the page's start."""
         active = document.activeElement
-        if not frame.nullish(active) and active is not document.body and bool(active.isConnected):
+        # (two proxies of one JS object are not ``is`` each other: compare in JS terms)
+        if not frame.nullish(active) and str(active.tagName) != "BODY" and bool(active.isConnected):
             return
         if self.shell.session is not None and self.shell.session.needs_handover() is not None:
             target = document.querySelector("#shell-handover button")  # Ready (drawn by the shell)
