@@ -1225,7 +1225,8 @@ class Shell:
         if not lines:
             return h("div", id="shell-result-inner", cls="shell-result", hidden=True)
         items = [
-            h("li", h("span", line["label"], cls="shell-turn") if line["label"] else None,
+            h("li", h("span", f"Step {line['step']}", cls="shell-turn"),
+              h("span", line["label"], cls="shell-turn") if line["label"] else None,
               h("span", line["words"]), cls="is-chance" if line["chance"] else None, value=str(line["step"]))
             for line in lines
         ]
