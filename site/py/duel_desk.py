@@ -133,8 +133,11 @@ class DuelDesk:
                 found = {**t, "slot": slot_id}
         return found
 
-    def start(self, mode: str) -> None:
-        """Set the duel up: a new save slot of the duel game with the two players' seats."""
+    def start(self, mode: str, open_now: bool = False) -> None:
+        """Set the duel up: a new save slot of the duel game with the two players' seats.
+
+        ``open_now``: a person's click asked for it here: the duel's page opens at once (not
+        for the capital's second duel, set up by itself when the first result comes in)."""
         s = self.shell.session
         if s is None or self.due() is None or mode not in MODES:
             return
@@ -162,7 +165,7 @@ class DuelDesk:
         self.note = None
         self.seen = None
         self.drawn = False
-        if mode == "here":
+        if mode == "here" and open_now:
             self.open_now = self.duel_url({**ties[slot.id], "slot": slot.id})
 
     def forget(self) -> None:
@@ -286,7 +289,7 @@ class DuelDesk:
                 # page's patcher keeps elements by tag, and a reused button would copy the link)
                 h("p",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
-                    on_click=lambda ev: self.start("here")),
+                    on_click=lambda ev: self.start("here", open_now=True)),
                   None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
                                         cls="secondary", on_click=lambda ev: self.start("link")),
                   cls="mg-actions"),
@@ -334,7 +337,7 @@ class DuelDesk:
         if self.drawn and t is not None:
             again = str(t.get("mode", "here"))
             kids.append(h("button", "Play the duel again", type="button", id="mg-duel-again",
-                          on_click=lambda ev: self.start(again)))
+                          on_click=lambda ev: self.start(again, open_now=True)))
         return h("section", *kids, id="mg-duel", cls="mg-duel")
 
 
