@@ -425,3 +425,18 @@ def test_item8_console_map_labels_do_not_overlap_and_the_wheel_is_under_the_head
     inv = find(render_all(shell)["mg-side"], "#mg-invasion")
     order = [k.attrs.get("id") or k.attrs.get("class") for k in inv.children if hasattr(k, "attrs")]
     assert order.index("mg-wheel-box") < order.index("mg-numbers")
+
+
+def test_item10_campaign_a_question_is_not_announced_before_get_ready() -> None:
+    from test_page_campaign import drive, started
+
+    shell, page, _ = started()
+    s = shell.session
+    drive(shell, page, lambda st: st.phase == "pick")
+    assert "The answer was" in shell.announcement()
+    page.pick(page.choices(s.view())[0])
+    drive(shell, page, lambda st: st.phase == "answer")
+    question = s.view()["question"]["text"]
+    assert question not in shell.announcement()
+    assert question not in text(find(render_all(shell)["cp-stage"], "#cp-stage-inner")) or \
+        not find_all(render_all(shell)["cp-stage"], "#shell-result-inner li")

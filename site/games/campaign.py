@@ -59,6 +59,17 @@ class CampaignPage(GamePage):
 
     game_id = "campaign"
     focus_home = "cp-stage-inner"  # the controls, after a step (issue 21, item 2)
+
+    def result_until(self) -> int | None:
+        """While a question is open, its draw is not "what just happened": the question is read
+        on the stage after "Get ready", never early from the result box or the live region."""
+        s = self.shell.session
+        if s is None or s.match.state.phase != "answer":
+            return None
+        n = len(s.match.log)
+        while n > 0 and GAME.chance(s.match.states[n - 1]) is not None:
+            n -= 1
+        return n
     chart_x_label = "questions asked"
 
     def __init__(self, shell: Shell) -> None:

@@ -590,6 +590,11 @@ class GamePage:
     def after_render(self) -> None:
         """Browser-only finishing touches after a render (animations, focus)."""
 
+    def result_until(self) -> int | None:
+        """The last step "What just happened" may show and announce (None: every one): a
+        page cuts off a draw that is not to be read yet (a question behind "Get ready")."""
+        return None
+
     #: where the keyboard focus goes when the control a person used is gone after the step
     #: (issue 21, item 2: not to the page's start, from where Tab walks the whole log); the
     #: element gets ``tabindex=-1``, so the next Tab reaches the first control inside it
@@ -1205,6 +1210,9 @@ class Shell:
         if s is None or s.result_from is None or s.viewing is not None:
             return [], 0
         n = len(s.match.log)
+        until = self.page.result_until() if self.page is not None else None
+        if until is not None:
+            n = max(0, min(n, until))
         start = min(max(0, s.result_from), n)
         first = max(start, n - RESULT_SHOWN)
         return self.log_lines(first, n), first - start
