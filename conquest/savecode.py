@@ -470,9 +470,10 @@ def link_fragment(text: str) -> str:
 
 
 def is_anchor(fragment: str) -> bool:
-    """A fragment that names a place in the page (``#main``, from "Skip to content"), not a
-    game: no ``=`` and only an id's characters. Pages leave it alone instead of saying the
-    link holds no game (issue 21, item 2); anything else is read as a link and checked."""
+    """A fragment shaped like a place in the page (``#main``, from "Skip to content"): no
+    ``=`` and only an id's characters. A page leaves it alone when its document has an
+    element of that id (``frame.names_a_place``) instead of saying the link holds no game
+    (issue 21, item 2); anything else is read as a link and checked."""
     frag = fragment[1:] if fragment.startswith("#") else fragment
     return 0 < len(frag) <= 100 and "=" not in frag and all(c.isascii() and (c.isalnum() or c in "-_") for c in frag)
 

@@ -730,7 +730,9 @@ class ConquestsPage(GamePage):
         show_think = s.mode == "host" and any(seat.is_bot for seat in s.seats())
         return h(
             "div",
-            self.shell.render_result(),  # what the last move did, the computer's reply (item 10)
+            # the status box is this page's "what just happened" (the last move, the computer's
+            # reply), of a fixed size so the controls below never move; the shell's live region
+            # announces the same steps (issue 21, item 10)
             self.render_status_box(state, view),
             self.render_reserves(state),
             self.render_info(state),

@@ -261,6 +261,14 @@ def drop_fragment() -> None:
     js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
 
 
+def names_a_place(frag: str) -> bool:
+    """``#main`` and the like: an anchor of this very page (an element with that id), which
+    is no game link; ``#zzz`` names nothing here and is still refused as a link."""
+    if not is_anchor(frag):
+        return False
+    return not nullish(document.getElementById(frag.lstrip("#")))
+
+
 def take_fragment(keep: bool = False) -> tuple[str, dict[str, Any]] | None:
     """Read a game from the URL fragment; unless ``keep``, remove it at once.
 
@@ -270,7 +278,7 @@ def take_fragment(keep: bool = False) -> tuple[str, dict[str, Any]] | None:
     nothing is lost.
     """
     frag = str(js.location.hash or "")
-    if len(frag) <= 1 or is_anchor(frag):  # "#main" from "Skip to content": a place, not a game
+    if len(frag) <= 1 or names_a_place(frag):  # "#main" from "Skip to content": a place, not a game
         return None
     if not keep:
         drop_fragment()

@@ -27,7 +27,7 @@ from shell import GamePage, Shell, check_save
 from ui import Event, Node
 
 from conquest.core import get_game
-from conquest.savecode import SaveCodeError, is_anchor, parse_fragment
+from conquest.savecode import SaveCodeError, parse_fragment
 from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
@@ -213,7 +213,7 @@ class Runner:
     def open_fragment(self, render: bool = True) -> bool:
         """A game in the address's fragment: checked, stored in a new slot, opened."""
         frag = str(js.location.hash or "")
-        if len(frag) <= 1 or is_anchor(frag):  # "Skip to content" (#main) is no game link
+        if len(frag) <= 1 or frame.names_a_place(frag):  # "Skip to content" (#main) is no game link
             return False
         if self.page.open_fragment(frag):
             js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
