@@ -642,8 +642,8 @@ class MetagamePage(GamePage):
             "mg-marks": self.render_marks(view),
             "mg-side": h(
                 "div",
-                self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
                 self.render_last_pick(),
+                self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
                 self.duel_desk.render(view),
                 self.render_actions(view),
                 self.render_choose(state, view),
