@@ -218,11 +218,22 @@ def game_page_context(inp: Inputs, gid: str) -> dict[str, Any]:
     return ctx
 
 
+#: the landing page's text for each game's picture (previews/<id>.svg says the same inside)
+PICTURE_ALT = {
+    "world": "The world map, its 42 territories coloured by the players who hold them",
+    "campaign": "The Short Campaign map with the three players' bases",
+    "reign": "A territory card with its Influenced and Controlled faces",
+    "conquests": "The 6x6 board in its starting position",
+    "metagame": "The wheel that picks the game of a duel, slices coloured by game",
+}
+
+
 def plan_pages(inp: Inputs) -> list[Page]:
     playable = inp.playable()
     infos = [f.to_json() for f in inp.facts.values()]
     pages = [
-        Page("index.html", "index.html", {"games": infos, "playable": [i for i in infos if i["id"] in playable]}, "home"),
+        Page("index.html", "index.html", {"games": infos, "playable": [i for i in infos if i["id"] in playable],
+                                          "pictures": {gid: PICTURE_ALT.get(gid, "") for gid in playable}}, "home"),
         Page("credits/index.html", "credits.html", {"credits": inp.credits}, "static"),
     ]
     for info in infos:
@@ -267,6 +278,10 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    from buildlib.mapsvg import label_lines, uncrowded
+
+    env.filters["label_lines"] = label_lines  # map labels broken as the collision checks break them
+    env.globals["uncrowded"] = uncrowded
     out: dict[str, bytes] = {}
     nav = [{"href": "", "label": "Games"}, {"href": "maps/", "label": "Maps"}, {"href": "credits/", "label": "Credits"}]
     modules = runtime.page_modules()
@@ -307,6 +322,23 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
 APP_NAME = "Conquest"
 THEME_COLOUR = "#1f4e79"
 BACKGROUND_COLOUR = "#fbfaf7"
+
+
+def preview_files(inp: Inputs) -> dict[str, bytes]:
+    """``previews/<id>.svg``: each playable game's picture for the landing page (issue 21,
+    item 11), drawn from the game's own data (``buildlib.previews``). Files, not inline:
+    the landing page's first paint stays small and the pictures load beside it."""
+    from buildlib.previews import preview
+
+    out = {}
+    for gid in inp.playable():
+        try:
+            picture = preview(gid)
+        except Exception as exc:  # a picture that cannot be drawn names its game
+            raise BuildError(ROOT / "buildlib" / "previews.py", f"the picture of {gid!r} failed: {exc!r}") from exc
+        if picture:
+            out[f"previews/{gid}.svg"] = picture.encode("utf-8")
+    return out
 
 
 def app_files(inp: Inputs) -> dict[str, bytes]:
@@ -381,6 +413,7 @@ def build(out_dir: Path) -> dict[str, bytes]:
     files.update(runtime.static_files())
     files["favicon.svg"] = (SITE_SRC / "favicon.svg").read_bytes()
     files.update(app_files(inp))
+    files.update(preview_files(inp))
     files[".nojekyll"] = b""
 
     # the version covers everything but the pages, which embed it

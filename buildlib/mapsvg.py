@@ -83,6 +83,29 @@ def label_lines(name: str) -> list[str]:
     return [name[:cut].rstrip(), name[cut + 1 :]]
 
 
+def uncrowded(m: MapData, fs: float) -> list[int]:
+    """Indexes of the territories whose labels, at font size ``fs`` (map units) and broken as
+    :func:`label_lines` breaks them, overlap no other label of the list (issue 21, item 8).
+
+    A page that wants labels larger than the map's collision-checked ``label_size`` shows
+    these at that size while the map is small, and all labels at ``label_size`` once zoomed
+    in far enough to read them. Greedy: labels that clash with the fewest others first
+    (ties in map order), each kept when it clashes with none already kept."""
+    boxes = [label_box(t.name, t.label[0], t.label[1], fs) for t in m.territories]
+
+    def clash(a: int, b: int) -> bool:
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
+        return min(ax1, bx1) > max(ax0, bx0) and min(ay1, by1) > max(ay0, by0)
+
+    n = len(boxes)
+    degree = [sum(1 for j in range(n) if j != i and clash(i, j)) for i in range(n)]
+    kept: list[int] = []
+    for i in sorted(range(n), key=lambda i: (degree[i], i)):
+        if not any(clash(i, k) for k in kept):
+            kept.append(i)
+    return sorted(kept)
+
+
 def _a(value: object) -> str:
     return escape(str(value), quote=True)
 

@@ -469,6 +469,15 @@ def link_fragment(text: str) -> str:
     return text.split("#", 1)[1] if "#" in text else text
 
 
+def is_anchor(fragment: str) -> bool:
+    """A fragment shaped like a place in the page (``#main``, from "Skip to content"): no
+    ``=`` and only an id's characters. A page leaves it alone when its document has an
+    element of that id (``frame.names_a_place``) instead of saying the link holds no game
+    (issue 21, item 2); anything else is read as a link and checked."""
+    frag = fragment[1:] if fragment.startswith("#") else fragment
+    return 0 < len(frag) <= 100 and "=" not in frag and all(c.isascii() and (c.isalnum() or c in "-_") for c in frag)
+
+
 def parse_fragment(fragment: str) -> tuple[str, dict[str, Any]]:
     """``(mode, save)`` from a URL fragment (with or without '#', or a whole URL: see
     :func:`link_fragment`); SaveCodeError if unusable."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
@@ -45,6 +45,7 @@ __all__ = ["StorageError", "Backend", "MemoryBackend", "DisabledBackend", "Slot"
 INDEX_KEY = "conquest:slots"
 SLOT_PREFIX = "conquest:slot:"
 MAX_NAME = 80
+MAX_RESULT = 120  # a finished game's result in the index ("Ann won"), bounded like a name
 _SLOT_ID = re.compile(r"[a-z0-9]{1,24}")
 _GAME_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 #: lone surrogates (escaped here: a literal one in a module breaks Pyodide's import)
@@ -147,6 +148,9 @@ class Slot:
     rev: int = 0
     #: why the slot cannot be opened ("" when it is fine); only from ``list(check=True)``
     damaged: str = ""
+    #: a finished game's result in words ("Ann won"), "" while it goes on: the lists offer a
+    #: finished game as such, not as one to resume (issue 21, item 3)
+    result: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -171,6 +175,7 @@ class Slot:
                 updated=float(obj["updated"]),
                 steps=int(obj["steps"]),
                 rev=int(obj.get("rev", 0)),
+                result=clean_name(obj["result"])[:MAX_RESULT] if obj.get("result") else "",
             )
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
             return None
@@ -182,6 +187,14 @@ class Slot:
             and 0 <= slot.rev < 2**53
         )
         return slot if ok else None
+
+
+def last_played(slots: Sequence[Slot], playable: Collection[str]) -> Slot | None:
+    """The game to offer first on the landing page ("Continue: World Conquest, step 212",
+    issue 21, item 11): the most recently played game of this browser that can go on (not
+    finished, not a read-only copy, not damaged) of a game the site can play."""
+    fit = [s for s in slots if s.game in playable and s.mode == "host" and not s.result and not s.damaged]
+    return max(fit, key=lambda s: (s.updated, s.id), default=None)
 
 
 def link_name(name: str, now: float) -> str:
@@ -341,7 +354,8 @@ class SlotStore:
             raise
         return slot
 
-    def autosave(self, slot_id: str, save: dict[str, Any], now: float, rev: int | None = None) -> Slot:
+    def autosave(self, slot_id: str, save: dict[str, Any], now: float, rev: int | None = None,
+                 result: str = "") -> Slot:
         """Overwrite a slot with the newer state of the same game (the only overwrite there is).
 
         ``rev`` is the revision the page last read or wrote; when the slot holds another one
@@ -368,7 +382,8 @@ class SlotStore:
                     if stored == save:
                         return replace(slot, rev=stored_rev)
                     raise StorageError("conflict", CONFLICT_MESSAGE)
-                new = replace(slot, updated=now, steps=len(save["log"]), rev=stored_rev + 1)
+                new = replace(slot, updated=now, steps=len(save["log"]), rev=stored_rev + 1,
+                              result=clean_name(result)[:MAX_RESULT] if result else "")
                 self._write_save(new, save)
                 slots[i] = new
                 self._write_index(slots)

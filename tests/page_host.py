@@ -42,6 +42,7 @@ class FakeHost:
         self.revealed: list[str] = []
         self.styles: dict[tuple[str, str], str] = {}
         self.renders = 0
+        self.opened: list[str] = []  # pages opened in a new tab
 
     def now(self) -> float:
         return self.t
@@ -89,6 +90,10 @@ class FakeHost:
             self.backend.set(key, value)
         except Exception:
             return False
+        return True
+
+    def open_tab(self, url: str) -> bool:
+        self.opened.append(url)
         return True
 
     def confirm(self, question: str) -> bool:

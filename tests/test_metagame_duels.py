@@ -73,7 +73,7 @@ def test_metagame_to_duel_hands_over_names_colours_and_a_title():
     setup = duel_setup(m.state)
     assert setup["game"] == "conquests" and "conquests" in builtin_games()
     assert setup["options"]["seats"] == [ANN, BOB]  # attacker first
-    assert setup["options"]["title"] == "Duel: Ann vs Bob for T10"
+    assert setup["options"]["title"] == "Duel: Ann vs Bob for T10, turn 1"
     assert duel_setup(m.state, "d")["options"]["seats"] == [BOB, ANN]
     # the duel game accepts them as they are (the shell's seats), and its page shows the names
     duel = Match("conquests", setup["options"])

@@ -19,18 +19,8 @@ from conquest.games.conquests import rules as R
 from conquest.session import Match
 
 # isort: split
-from conquests import (
-    SETUP_PREFIX,
-    SIDE_COLOURS,
-    THINK_KEY,
-    ConquestsPage,
-    Editor,
-    read_setup_link,
-    setup_link,
-    step_square,
-    think_choice,
-    verdict,
-)
+from conquests import SIDE_COLOURS, THINK_KEY, ConquestsPage, think_choice
+from conquests_editor import SETUP_PREFIX, Editor, read_setup_link, setup_link, step_square, verdict
 from ui import Event, Node, find, find_all, fire, text, to_html
 
 FIELDS = {
@@ -478,7 +468,8 @@ def test_game_over_is_shown_and_nothing_more_is_asked() -> None:
     shell.show_codes = True  # the ruling's code for hosts who show codes
     assert "C5: " in text(find(trees(shell)["cq-side"], "#cq-status"))
     shell.show_codes = False
-    assert text(t["shell-bar"]).endswith("Game over: White wins.Undo")
+    # the next steps where the game ended, no Undo (issue 21, item 3)
+    assert text(t["shell-bar"]).endswith("Game over: White wins.Play againStart or resume another game")
     press(shell, "f1")
     assert page.selected is None and find_all(trees(shell)["cq-marks"], ".dot") == []
     assert shell.message[1] == "The game is over: no more moves."
@@ -577,11 +568,11 @@ def test_position_editor_checks_every_step_with_the_parser() -> None:
 
 def test_typed_text_swap_start_and_play_from_here() -> None:
     shell, page, host = make_page(ConquestsPage)
-    page.editor_open = True
-    before = list(page.ed.board)
+    page.editor.open = True
+    before = list(page.editor.ed.board)
     fire(editor(page), "#cq-ed-text", "input", value="2g3/6/2L++3/6/6/2G9 - b 0 1")
     assert ed_msg(page) == "C6: bad position text: unexpected '9' in rank 1"
-    assert page.ed.board == before and ed_text(page) == "2g3/6/2L++3/6/6/2G9 - b 0 1"
+    assert page.editor.ed.board == before and ed_text(page) == "2g3/6/2L++3/6/6/2G9 - b 0 1"
     fire(editor(page), "#cq-ed-text", "keydown", key="Enter")  # refused: said, no game
     assert shell.session is None and shell.message[0] == "error"
     fire(editor(page), "#cq-ed-text", "input", value="2g3/6/2L++3/6/6/2G3 s b 7 12")
@@ -601,14 +592,14 @@ def test_typed_text_swap_start_and_play_from_here() -> None:
     fire(editor(page), "#cq-ed-text", "keydown", key="Enter")
     s = shell.session
     assert s is not None and s.match.options["position"] == "2g3/6/2L++3/6/6/2G3 s b 7 12"
-    assert not page.editor_open and page.start_position is None
+    assert not page.editor.open and page.start_position is None
     host.run_timers()
     assert "shell-title" in host.revealed
     t = trees(shell)
     status = text(find(t["cq-side"], "#cq-status"))
     assert "Move 12: Black to move." in status and "Black's General on c6 is attacked by the Lancer on c4" in status
     # "Usual start" brings the start back
-    page.ed_set_text("x")
+    page.editor.set_text("x")
     fire(editor(page), "#cq-ed-start", "click")
     assert ed_text(page) == R.START_TEXT and ed_msg(page).endswith("15 legal moves.")
 
@@ -617,7 +608,7 @@ def test_setup_link_opens_the_editor_and_hostile_text_stays_text() -> None:
     shell, page, host = make_page(ConquestsPage)
     hostile = '<img src=x onerror="alert(1)"> / - w'
     assert page.open_fragment(SETUP_PREFIX + quote(hostile)) is True
-    assert page.editor_open and ed_text(page) == hostile
+    assert page.editor.open and ed_text(page) == hostile
     assert ed_msg(page).startswith("C6: bad position text:")
     assert find(editor(page), "#cq-ed-text").attrs["value"] == hostile  # only ever an input's value
     assert "<img" not in to_html(editor(page)) and find_all(editor(page), "img") == []
@@ -652,16 +643,16 @@ def test_leaving_a_game_for_the_editor_asks_and_back_returns() -> None:
     assert shell.session is not None and host.asked[-1].startswith("Leave this game for the position editor?")
     host.confirms = [True]
     fire(side(shell), "#cq-edit-here", "click")
-    assert shell.session is None and page.editor_open and host.query == "?"
+    assert shell.session is None and page.editor.open and host.query == "?"
     assert ed_text(page) == after("b2b3")
     back = setup_trees(page)["cq-ed-toggle-box"]
     fire(back, "#cq-back", "click")
     assert shell.session is not None and shell.session.slot_id == slot and log(shell) == ["b2b3"]
-    assert host.query == f"?slot={slot}" and not page.editor_open
+    assert host.query == f"?slot={slot}" and not page.editor.open
     # "New game" asks too; a position link while playing asks before leaving
     host.confirms = [True]
     fire(side(shell), "#cq-new", "click")
-    assert shell.session is None and not page.editor_open
+    assert shell.session is None and not page.editor.open
     fire(setup_trees(page)["cq-ed-toggle-box"], "#cq-back", "click")
     host.confirms = [False]
     assert page.open_fragment(SETUP_PREFIX + quote("2g3/6/6/6/6/2G3 - w 0 1")) is True
@@ -677,7 +668,7 @@ def test_leaving_a_game_for_the_editor_asks_and_back_returns() -> None:
 def test_a_game_not_yet_started_is_left_without_asking() -> None:
     shell, page, host = started()
     fire(side(shell), "#cq-edit-here", "click")
-    assert host.asked == [] and shell.session is None and page.editor_open
+    assert host.asked == [] and shell.session is None and page.editor.open
     assert ed_text(page) == R.START_TEXT
 
 

@@ -68,7 +68,7 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     dshell.open(Match("conquests", host.store.open(tie["slot"])["options"]), dslot)
     seats = dshell.session.seats()
     assert [(x.name, x.colour) for x in seats] == [(ANN["name"], ANN["colour"]), (BOB["name"], BOB["colour"])]
-    assert dslot.name == "Duel: Ann vs Bob for T10"
+    assert dslot.name == "Duel: Ann vs Bob for T10, turn 1"
     banner = duel_banner(host, dshell.session)
     assert "Duel: Ann vs Bob for T10" in text(banner) and "hidden" not in banner.attrs
     assert find(banner, "#shell-duel-back").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"

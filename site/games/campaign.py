@@ -58,6 +58,18 @@ class CampaignPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "campaign"
+    focus_home = "cp-stage-inner"  # the controls, after a step (issue 21, item 2)
+
+    def result_until(self) -> int | None:
+        """While a question is open, its draw is not "what just happened": the question is read
+        on the stage after "Get ready", never early from the result box or the live region."""
+        s = self.shell.session
+        if s is None or s.match.state.phase != "answer":
+            return None
+        n = len(s.match.log)
+        while n > 0 and GAME.chance(s.match.states[n - 1]) is not None:
+            n -= 1
+        return n
     chart_x_label = "questions asked"
 
     def __init__(self, shell: Shell) -> None:
@@ -558,11 +570,14 @@ class CampaignPage(GamePage):
                 kids.append(reveal)
         elif view["phase"] == "over":
             act = "over"
+            kids.append(self.shell.render_result())  # what ended it, beside the result (item 10)
             kids.append(self.render_final(view))
             kids.append(reveal)
         else:
             if self.choices(view):
                 act = view["phase"]
+            # not in the answer phase: there the question is what the person reads
+            kids.append(self.shell.render_result())
             kids.append(reveal)
         # data-act and data-step say what the stage waits for (for people's tools and tests)
         return h("div", *kids, id="cp-stage-inner", cls="cp-stage-inner", data_act=act,
@@ -876,6 +891,9 @@ class CampaignPage(GamePage):
             return {}
         choices = set(self.choices(view))
         attack = view["attack"]
+        # the chooser's own land keeps its colour while the others fade (item 4: faded, it
+        # looked like free land)
+        me = view.get("to_move") if choices else None
         out: dict[str, dict[str, Any]] = {"cp-map": {"class": {"has-choices": bool(choices)}}}
         for info in view["territories"]:
             t, owner = info["index"], info["owner"]
@@ -890,6 +908,7 @@ class CampaignPage(GamePage):
                     "is-eligible": t in choices,
                     "is-target": attack is not None and attack["target"] == t,
                     "is-base": info["base_of"] is not None,
+                    "is-mine": me is not None and owner == me,
                 },
                 "attrs": {"aria-label": f"{info['name']}: {who}, worth {info['value']:,}{extra}"
                           + (", a choice now" if t in choices else "")},

@@ -1,4 +1,4 @@
-"""The Game of Conquests play page on the game shell: its board, side panel and position editor.
+"""The Game of Conquests play page on the game shell: its board and side panel.
 
 Why this is all that is here: the shell (``shell.py``) gives every game page its set-up
 seats, links, saved games, log, undo, "viewing step N", chart, bot runner with its
@@ -14,33 +14,40 @@ marks, move marks, pieces) are element trees mounted into the board's groups, pa
 place so the keyboard focus stays on its square. All state is in :class:`ConquestsPage`
 (one object per page), so pytest drives it with a fake host.
 
-The position editor keeps its own model (it may be an invalid position while being
-edited), writes the text with the engine's ``position_to_text`` and checks it with
-``position_from_text``, whose message it shows. A position link (``#setup=<text>``) opens
-the editor with that text: it is only ever a text and an input's value, never markup.
+The position editor on the set-up is a module of its own (``site/py/conquests_editor.py``,
+with the board's drawing both share); this page holds it (``self.editor``) and hands it a
+position link (``#setup=<text>``) or the position on screen ("Set up this position").
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote, unquote_to_bytes
 
+from conquests_editor import (
+    ARROWS,
+    COLOURS,
+    SETUP_PREFIX,
+    PositionEditor,
+    S,
+    coord_nodes,
+    fighter_words,
+    piece_node,
+    read_setup_link,
+    setup_link,
+    square_xy,
+    step_square,
+)
 from shell import GamePage, Seat, Shell, check_save
 from ui import Event, Node, frag, h, svg
 
-from conquest.core import InvalidAction, InvalidOptions
-from conquest.games.conquests import GAME, Action, State, position_from_text, position_to_text
+from conquest.core import InvalidAction
+from conquest.games.conquests import GAME, Action, State, position_to_text
 from conquest.games.conquests import rules as R
 from conquest.games.conquests.ai import SearchBot
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError
 from conquest.store import StorageError
 
-S = 80  # square size in the board's SVG units (as in the template's macro)
-M = 26  # margin for the coordinates
-COLOURS = ("White", "Black")
 #: the seats' colours are the pieces' own, so the shell's swatch shows the side to move
 SIDE_COLOURS = ("#fffdf6", "#2d2a26")
 #: the computer's time per move (seconds), a preference of this browser: hard searches until
@@ -48,11 +55,6 @@ SIDE_COLOURS = ("#fffdf6", "#2d2a26")
 THINK_KEY = "conquest:conquests:think-seconds"
 THINK_CHOICES = (1, 3, 10, 30)
 THINK_DEFAULT = 3
-SETUP_PREFIX = "#setup="  # a position link: opens the editor with the position text
-#: a position text has at most 200 characters; a link's text far longer is refused unread
-SETUP_LINK_MAX = 2000
-#: what ``encodeURIComponent`` leaves as it is, so links match the ones made before
-URI_SAFE = "-_.!~*'()"
 #: update the "thinking" bar at most this often (milliseconds)
 PROGRESS_EVERY_MS = 100
 #: pixels the pointer moves before a press on a fighter becomes a drag
@@ -64,32 +66,9 @@ DIRECTIONS = {
 }
 DIAGRAM_CELL = 22  # the info box's 7x7 diagram (viewBox 154)
 INFO_IDLE = "Point at a fighter, or focus its square, to see how it moves at its level."
-ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
-_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 # -- pure helpers: geometry, words, pictures -------------------------------------------------
-def square_xy(sq: int, flip: bool) -> tuple[float, float]:
-    """Top-left corner of a square in the board's units (White at the bottom unless flipped)."""
-    f, r = sq % R.SIZE, sq // R.SIZE
-    col, row = (5 - f, r) if flip else (f, 5 - r)
-    return M + col * S, row * S
-
-
-def step_square(sq: int, key: str, flip: bool) -> int:
-    """The square an arrow key moves the keyboard focus to (as seen on the screen)."""
-    dx, dy = ARROWS[key]
-    if flip:
-        dx, dy = -dx, -dy
-    f = min(5, max(0, sq % R.SIZE + dx))
-    r = min(5, max(0, sq // R.SIZE + dy))
-    return r * R.SIZE + f
-
-
-def fighter_words(p: int) -> str:
-    return f"{COLOURS[R.owner_of(p)]} {R.NAMES[R.kind_of(p)]} level {R.level_of(p)}"
-
-
 def pattern_words(letter: str, level: int) -> str:
     """The level's move table (C2, from the data file) in words."""
     parts = []
@@ -138,35 +117,6 @@ def pattern_diagram(letter: str, level: int, owner: int, flip: bool) -> list[Nod
     return out
 
 
-def piece_node(prefix: str, sq: int, p: int, flip: bool, at: int | None = None, extra: str = "") -> Node:
-    """One fighter: a disc with its letter, its level as chevrons pointing its way (as on
-    the cubes); drawn on square ``at`` when given (a General waiting for its placement)."""
-    x, y = square_xy(sq if at is None else at, flip)
-    owner, level = R.owner_of(p), R.level_of(p)
-    up = (owner == 0) != flip
-    chevrons = []
-    for i in range(level):
-        yy = 22 - i * 5
-        tip, base = (yy - 5, yy) if up else (yy, yy - 5)
-        chevrons.append(svg("polyline", cls="chev", points=f"-8,{base} 0,{tip} 8,{base}"))
-    name = R.square_name(sq)
-    return svg(
-        "g", svg("circle", r=31), svg("text", R.KINDS[R.kind_of(p)], y=-7), *chevrons,
-        cls=f"piece {'white' if owner == 0 else 'black'}{extra}",
-        transform=f"translate({x + S / 2},{y + S / 2})",
-        id=f"{prefix}-piece-{name}", data_sq=name,
-    )
-
-
-def coord_nodes(flip: bool) -> list[Node]:
-    out = []
-    for i in range(6):
-        out.append(svg("text", R.FILES[5 - i] if flip else R.FILES[i], cls="coord", x=M + i * S + S / 2,
-                       y=6 * S + M / 2 + 2))
-        out.append(svg("text", str(i + 1 if flip else 6 - i), cls="coord", x=M / 2, y=i * S + S / 2))
-    return out
-
-
 def danger_squares(state: State) -> tuple[int, list[int]]:
     """The General of the side to move and the enemy fighters that could take it (C5)."""
     board = state.board
@@ -175,41 +125,6 @@ def danger_squares(state: State) -> tuple[int, list[int]]:
         sq for sq, p in enumerate(board) if p and R.owner_of(p) != state.to_move and g in R.reach(board, sq)
     ]
     return g, attackers
-
-
-def verdict(text: str) -> tuple[State | None, str]:
-    """The engine's verdict on a position text: (state, summary) or (None, the parser's message)."""
-    try:
-        st = position_from_text(text)
-    except InvalidOptions as exc:
-        return None, exc.message
-    out = GAME.outcome(st)
-    side = COLOURS[st.to_move]
-    if out is not None:
-        return st, f"A valid position, but the game is already over there: {out.reason}"
-    n = len(GAME.legal_actions(st))
-    words = f"A valid position: {side} to move, {n} legal move{'s' if n != 1 else ''}."
-    if GAME.in_danger(st):
-        words += f" {side}'s General is in Danger (C5)."
-    return st, words
-
-
-def setup_link(base: str, text: str) -> str:
-    """``…/play/conquests/#setup=<text>``, escaped as ``encodeURIComponent`` does."""
-    return base + SETUP_PREFIX + quote(text, safe=URI_SAFE)
-
-
-def read_setup_link(fragment: str) -> tuple[str | None, str]:
-    """The text of a position link's fragment, or (None, why it cannot be opened)."""
-    raw = fragment[len(SETUP_PREFIX):]
-    if len(raw) > SETUP_LINK_MAX:
-        return None, "That position link is far longer than any position; it was not opened."
-    try:
-        if _ESCAPES.search(raw):
-            raise ValueError("a % without two hex digits")
-        return unquote_to_bytes(raw).decode("utf-8"), ""
-    except ValueError:  # UnicodeDecodeError too
-        return None, "That position link is damaged (bad %-escapes); it was not opened."
 
 
 def think_choice(raw: str | None) -> int:
@@ -221,68 +136,12 @@ def think_choice(raw: str | None) -> int:
     return value if value in THINK_CHOICES else THINK_DEFAULT
 
 
-# -- the position editor's model ----------------------------------------------------------------
-@dataclass
-class Editor:
-    """The editor's position (possibly invalid while edited), its tool and its text box."""
-
-    board: list[int] = field(default_factory=lambda: [0] * R.NSQ)
-    #: reserve codes without the owner bits (kind << 2 | level), per side
-    res: list[list[int]] = field(default_factory=lambda: [[], []])
-    side: int = 0
-    quiet: int = 0
-    moveno: int = 1
-    #: the text box: written from the model, or as typed
-    text: str = ""
-    owner: int = 0
-    kind: int | None = R.SOLDIER  # None: the eraser
-    level: int = 1
-    focus: int = 0  # the board square that takes the Tab focus (roving tabindex)
-
-    def load(self, st: State) -> None:
-        self.board = list(st.board)
-        self.res = [list(st.reserves[0]), list(st.reserves[1])]
-        self.side, self.quiet, self.moveno = st.to_move, st.quiet, st.ply // 2 + 1
-
-    def written(self) -> str:
-        """The model as C6 text, written by the engine (valid or not)."""
-        res = (tuple(sorted(self.res[0])), tuple(sorted(self.res[1])))
-        st = State(tuple(self.board), res, self.side, self.quiet, 2 * (self.moveno - 1) + self.side, (0,), None)
-        return position_to_text(st)
-
-    def tool(self) -> int | None:
-        """The fighter code to place, or None for the eraser."""
-        if self.kind is None:
-            return None
-        return R.code(self.owner, self.kind, min(self.level, R.MAX_LEVEL[self.kind]))
-
-    def put(self, sq: int) -> None:
-        """Place the chosen fighter (the same one again empties the square), or erase."""
-        c = self.tool()
-        self.board[sq] = 0 if c is None or self.board[sq] == c else c
-
-    def swap(self) -> None:
-        """Swap the colours: the board turned half round, each fighter changing sides."""
-        new = [0] * R.NSQ
-        for sq, p in enumerate(self.board):
-            if p:
-                new[R.NSQ - 1 - sq] = R.code(R.owner_of(p) ^ 1, R.kind_of(p), R.level_of(p))
-        self.board, self.res, self.side = new, [self.res[1], self.res[0]], self.side ^ 1
-
-
-def number_field(raw: str, default: int) -> int:
-    """A typed counter: digits only; anything else becomes -1, which the parser refuses."""
-    raw = raw.strip()
-    if not raw:
-        return default
-    return int(raw) if raw.isdigit() and len(raw) <= 6 else -1
-
-
 # -- the page -------------------------------------------------------------------------------------------
 class ConquestsPage(GamePage):
     """The page's state (one object) and its renderers and handlers."""
 
     game_id = "conquests"
+    focus_home = "cq-side-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "moves played"
 
     def __init__(self, shell: Shell) -> None:
@@ -302,11 +161,8 @@ class ConquestsPage(GamePage):
         self.total_busy = 0.0
         self.progress_pct = 0
         self._progress_at = -1e18
-        # the position editor (on the set-up)
-        self.ed = Editor()
-        self.ed.load(position_from_text(R.START_TEXT))
-        self.ed.text = self.ed.written()
-        self.editor_open = False
+        # the position editor (on the set-up), a module of its own
+        self.editor = PositionEditor(self)
         self.left_slot: str | None = None  # the game left for the editor ("Back to the game")
         self.start_position: str | None = None  # "Play from here": the position of the next start
         self.reduced_motion = False  # set by the browser runner
@@ -381,7 +237,7 @@ class ConquestsPage(GamePage):
         s = self.shell.session
         assert s is not None
         self.flipped = self.bot_level(0) is not None and self.bot_level(1) is None
-        self.editor_open = False
+        self.editor.open = False
         self.left_slot = None
         self.hover = None
 
@@ -445,8 +301,8 @@ class ConquestsPage(GamePage):
             "Open the position editor with the linked position? This game stays in your saved games."
         ):
             return True
-        self.editor_open = True
-        self.ed_set_text(text)
+        self.editor.open = True
+        self.editor.set_text(text)
         return True
 
     # -- acting on the board ------------------------------------------------------------------
@@ -585,13 +441,13 @@ class ConquestsPage(GamePage):
         text = position_to_text(self.state())
         if self.leave_game("Leave this game for the position editor? It stays in your saved games; "
                            "“Back to the game” returns to it."):
-            self.editor_open = True
-            self.ed_set_text(text)
+            self.editor.open = True
+            self.editor.set_text(text)
             self.reveal_later("cq-ed-title")
 
     def new_game(self) -> None:
         if self.leave_game("Leave this game to set up another? It stays in your saved games."):
-            self.editor_open = False
+            self.editor.open = False
             self.reveal_later("shell-title")
 
     def reveal_later(self, element_id: str) -> None:
@@ -800,6 +656,12 @@ class ConquestsPage(GamePage):
                 x, y = square_xy(sq, self.flipped)
                 p = state.board[sq]
                 words = name + (f", {fighter_words(p)}" if p else "")
+                if self.pending is not None and sq in self.pending:  # the move waits for a placement (C4)
+                    general = fighter_words(state.board[self.pending[0]])
+                    taken = state.board[self.pending[1]]
+                    words = (f"{name}, {general}, moving to {R.square_name(self.pending[1])}" if sq == self.pending[0]
+                             else f"{name}, where the {general} moves" + (f", taking the {fighter_words(taken)}"
+                                                                           if taken else ""))
                 if sq in targets:
                     words += ", a legal move for the chosen fighter"
                 if sq in place_sqs:
@@ -868,6 +730,9 @@ class ConquestsPage(GamePage):
         show_think = s.mode == "host" and any(seat.is_bot for seat in s.seats())
         return h(
             "div",
+            # the status box is this page's "what just happened" (the last move, the computer's
+            # reply), of a fixed size so the controls below never move; the shell's live region
+            # announces the same steps (issue 21, item 10)
             self.render_status_box(state, view),
             self.render_reserves(state),
             self.render_info(state),
@@ -1035,6 +900,24 @@ class ConquestsPage(GamePage):
                           cls="cq-reserve", aria_labelledby=f"cq-res-title-{owner}"))
         return h("div", *kids, cls="cq-reserves")
 
+    def render_pending_info(self, state: State) -> Node:
+        """While a General's move waits for the optional placement (C4), the side panel is
+        about that move (issue 21, item 6: it went on describing the fighter being taken)."""
+        assert self.pending is not None
+        frm, to = self.pending
+        p = state.board[frm]
+        owner = R.owner_of(p)
+        taken = state.board[to]
+        fate = ""
+        if taken:
+            kind, level = R.kind_of(taken), R.level_of(taken)
+            fate = (f" (it comes back at level {level + 1}, C3)" if level < R.MAX_LEVEL[kind]
+                    else " (it retires from the game, C3)")
+        words = (f"{COLOURS[owner]} General moving from {R.square_name(frm)} to {R.square_name(to)}"
+                 + (f", taking the {fighter_words(taken)}{fate}" if taken else "")
+                 + ". Place a fighter from your reserve next to it, or move without placing (C4).")
+        return self.info_box(pattern_diagram(R.KINDS[R.GENERAL], R.level_of(p), owner, self.flipped), words)
+
     def render_info(self, state: State) -> Node:
         """The move pattern of the fighter pointed at (or chosen): a diagram and words."""
         if self.hover_res is not None:
@@ -1046,6 +929,8 @@ class ConquestsPage(GamePage):
                      "It comes back next to its General after a General move (C4).")
             return self.info_box(pattern_diagram(letter, level, owner, self.flipped), words)
         sq = self.info_subject(state)
+        if self.pending is not None and (sq is None or sq in self.pending):
+            return self.render_pending_info(state)
         if sq is None:
             return self.info_box([], INFO_IDLE)
         p = state.board[sq]
@@ -1122,6 +1007,9 @@ class ConquestsPage(GamePage):
             reason = rest
         return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
+    def render_setup(self) -> dict[str, Node]:
+        return self.editor.render_setup()
+
     def prompt(self, view: Mapping[str, Any]) -> str:
         s = self.shell.session
         assert s is not None
@@ -1143,260 +1031,6 @@ class ConquestsPage(GamePage):
         danger = " Your General is in Danger!" if view["in_danger"] else ""
         return f"{who} to move: choose a fighter.{danger}"
 
-    # -- the position editor (on the set-up) ----------------------------------------------------
-    def render_setup(self) -> dict[str, Node]:
-        back = None
-        if self.left_slot is not None:
-            back = h("button", "Back to the game", type="button", id="cq-back", cls="secondary",
-                     on_click=lambda ev: self.back_to_game())
-        return {
-            "cq-ed-toggle-box": h(
-                "p",
-                h("button", "Hide the position editor" if self.editor_open else "Set up a position…",
-                  type="button", id="cq-edit-open", cls="secondary", aria_controls="cq-editor",
-                  aria_expanded="true" if self.editor_open else "false",
-                  on_click=lambda ev: self.toggle_editor()),
-                " ", back,
-                cls="cq-actions", id="cq-ed-toggle",
-            ),
-            "cq-editor-box": self.render_editor(),
-        }
-
-    def toggle_editor(self) -> None:
-        self.editor_open = not self.editor_open
-
-    def ed_changed(self) -> None:
-        """The model changed (board, reserves, fields): the text box follows it."""
-        self.ed.text = self.ed.written()
-
-    def ed_click(self, sq: int) -> None:
-        self.ed.focus = sq
-        self.ed.put(sq)
-        self.ed_changed()
-
-    def ed_key(self, ev: Event) -> None:
-        """Editor board keys: arrows and Enter as on the game board; Delete or Backspace empties."""
-        sq = self.square_of(ev.data)
-        if sq is None:
-            return
-        if ev.key in ("Enter", " "):
-            ev.prevent()
-            self.ed_click(sq)
-        elif ev.key in ("Delete", "Backspace"):
-            ev.prevent()
-            self.ed.board[sq] = 0
-            self.ed_changed()
-        elif ev.key in ARROWS:
-            ev.prevent()
-            self.ed.focus = step_square(sq, ev.key, False)
-            self.shell.host.focus(f"cq-ed-sq-{R.square_name(self.ed.focus)}")
-        else:
-            return
-        self.soon()
-
-    def ed_set_tool(self, owner: int | None = None, kind: int | None | str = "", level: int | None = None) -> None:
-        """A radio of the tool: levels above the chosen kind's last level cannot be chosen."""
-        if owner is not None:
-            self.ed.owner = owner
-        if kind != "":
-            self.ed.kind = kind if isinstance(kind, int) else None
-        if level is not None:
-            self.ed.level = level
-        if self.ed.kind is not None:
-            self.ed.level = min(self.ed.level, R.MAX_LEVEL[self.ed.kind])
-
-    def ed_res_add(self) -> None:
-        c = self.ed.tool()
-        if c is None:
-            return
-        self.ed.res[self.ed.owner].append(c & 31)  # a General here: the parser refuses it (C3)
-        self.ed_changed()
-
-    def ed_res_remove(self, owner: int, rc: int) -> None:
-        if rc in self.ed.res[owner]:
-            self.ed.res[owner].remove(rc)
-        self.ed_changed()
-
-    def ed_fields(self, side: int | None = None, quiet: str | None = None, moveno: str | None = None) -> None:
-        if side is not None:
-            self.ed.side = side
-        if quiet is not None:
-            self.ed.quiet = number_field(quiet, 0)  # out of range: the parser says so
-        if moveno is not None:
-            self.ed.moveno = number_field(moveno, 1)
-        self.ed_changed()
-
-    def ed_set_text(self, text: str) -> None:
-        """Typed (or linked) text: a valid one sets the board; any gets the parser's verdict."""
-        self.ed.text = text
-        st, _ = verdict(text.strip())
-        if st is not None:
-            self.ed.load(st)
-
-    def ed_clear(self) -> None:
-        self.ed.board, self.ed.res = [0] * R.NSQ, [[], []]
-        self.ed_changed()
-
-    def ed_swap(self) -> None:
-        self.ed.swap()
-        self.ed_changed()
-
-    def ed_play(self) -> None:
-        """"Play from here": a new game from the editor's position with the set-up's players."""
-        st, words = verdict(self.ed.text.strip())
-        if st is None:  # the button is disabled then; Enter in the text box may still get here
-            self.shell.say(words, "error")
-            return
-        self.start_position = position_to_text(st)
-        try:
-            started = self.shell.start(self.shell.host.form_fields("shell-setup-form"))
-        finally:
-            self.start_position = None
-        if started is not None:
-            self.reveal_later("shell-title")
-
-    def ed_enter(self, ev: Event, play: bool = False) -> None:
-        """Enter in an editor field must not send the set-up form (the usual start)."""
-        if ev.key == "Enter":
-            ev.prevent()
-            if play:
-                self.ed_play()
-                self.soon()
-
-    def render_editor(self) -> Node:
-        ed = self.ed
-        st, words = verdict(ed.text.strip())
-        valid = position_to_text(st) if st is not None else None
-        url = setup_link(self.shell.host.page_url(), valid) if valid else ""
-
-        def radio(name: str, value: str, label: str, checked: bool, on: Callable[[], None],
-                  disabled: bool = False) -> Node:
-            return h("label", h("input", type="radio", name=name, value=value, checked=checked, disabled=disabled,
-                                on_change=lambda ev: on(), on_keydown=self.ed_enter), f" {label}")
-
-        kinds = [(str(R.KINDS[k]), R.NAMES[k], k) for k in range(5)] + [("-", "Eraser", None)]
-        top = R.MAX_LEVEL[ed.kind] if ed.kind is not None else 0
-        tools = h(
-            "fieldset",
-            h("legend", "Fighter to place"),
-            h("div", *[radio("cq-ed-owner", str(o), COLOURS[o], ed.owner == o,
-                             lambda o=o: self.ed_set_tool(owner=o)) for o in (0, 1)],
-              cls="cq-radios", role="radiogroup", aria_label="Colour"),
-            h("div", *[radio("cq-ed-kind", letter, name, ed.kind == k, lambda k=k: self.ed_set_tool(kind=k))
-                       for letter, name, k in kinds],
-              cls="cq-radios", role="radiogroup", aria_label="Kind"),
-            h("div", *[radio("cq-ed-level", str(n), f"Level {n}", ed.kind is not None and ed.level == n,
-                             lambda n=n: self.ed_set_tool(level=n), disabled=n > top) for n in (1, 2, 3)],
-              cls="cq-radios", role="radiogroup", aria_label="Level"),
-            cls="cq-tools",
-        )
-        reserves: list[Node] = []
-        for owner in (0, 1):
-            counts: dict[int, int] = {}
-            for rc in ed.res[owner]:
-                counts[rc] = counts.get(rc, 0) + 1
-            chips = []
-            for rc, n in sorted(counts.items()):
-                kind, level = rc >> 2, rc & 3
-                letter = R.KINDS[kind] if owner == 0 else R.KINDS[kind].lower()
-                chips.append(h(
-                    "button",
-                    h("span", letter, cls=f"tok {'white' if owner == 0 else 'black'}"),
-                    h("span", f"{R.NAMES[kind]}, level {level}" + (f" ×{n}" if n > 1 else "")),
-                    h("span", "×", cls="x", aria_hidden="true"),
-                    type="button", cls="cq-res edit",
-                    aria_label=f"Remove one {COLOURS[owner]} {R.NAMES[kind]} level {level} from the reserve",
-                    on_click=lambda ev, o=owner, c=rc: self.ed_res_remove(o, c),
-                ))
-            reserves.append(h("h3", f"{COLOURS[owner]}'s reserve", id=f"cq-ed-res-title-{owner}"))
-            reserves.append(h("div", *(chips or [h("span", "empty", cls="empty")]), id=f"cq-ed-res-{owner}",
-                              cls="cq-reserve", aria_labelledby=f"cq-ed-res-title-{owner}"))
-        reserves.append(h("p", h("button", "Add the chosen fighter to its reserve", type="button",
-                                 id="cq-ed-res-add", cls="small secondary", disabled=ed.kind is None,
-                                 on_click=lambda ev: self.ed_res_add())))
-        fields = h(
-            "fieldset",
-            h("legend", "Game state"),
-            h("div", *[radio("cq-ed-side", "wb"[o], f"{COLOURS[o]} to move", ed.side == o,
-                             lambda o=o: self.ed_fields(side=o)) for o in (0, 1)],
-              cls="cq-radios", role="radiogroup", aria_label="Side to move"),
-            h("div",
-              h("label", "Plies without a capture", for_="cq-ed-quiet"),
-              h("input", type="number", id="cq-ed-quiet", min="0", max="200", value=str(ed.quiet),
-                inputmode="numeric", on_input=lambda ev: self.ed_fields(quiet=ev.value), on_keydown=self.ed_enter),
-              h("label", "Move number", for_="cq-ed-moveno"),
-              h("input", type="number", id="cq-ed-moveno", min="1", max="99999", value=str(ed.moveno),
-                inputmode="numeric", on_input=lambda ev: self.ed_fields(moveno=ev.value), on_keydown=self.ed_enter),
-              cls="row"),
-            cls="cq-tools",
-        )
-        panel = h(
-            "div",
-            tools,
-            h("div", *reserves, cls="cq-reserves"),
-            fields,
-            h("p",
-              h("button", "Usual start", type="button", id="cq-ed-start", cls="small secondary",
-                on_click=lambda ev: self.ed_set_text(R.START_TEXT)),
-              h("button", "Empty board", type="button", id="cq-ed-clear", cls="small secondary",
-                on_click=lambda ev: self.ed_clear()),
-              h("button", "Swap colours", type="button", id="cq-ed-flipsides", cls="small secondary",
-                on_click=lambda ev: self.ed_swap()),
-              cls="cq-actions"),
-            h("label", "Position text (C6): edit the board above or type here", for_="cq-ed-text"),
-            h("input", type="text", id="cq-ed-text", value=ed.text, autocomplete="off", spellcheck="false",
-              autocapitalize="off", maxlength="200", on_input=lambda ev: self.ed_set_text(ev.value),
-              on_keydown=lambda ev: self.ed_enter(ev, play=True)),
-            h("p", words, id="cq-ed-msg", cls="cq-ed-msg " + ("ok" if st is not None else "bad"), role="status",
-              aria_live="polite"),
-            h("p",
-              h("button", "Play from here", type="button", id="cq-ed-play", disabled=st is None,
-                on_click=lambda ev: self.ed_play()),
-              h("button", "Copy link to this position", type="button", id="cq-ed-copy", cls="secondary",
-                disabled=st is None, data_copy=url or None),
-              cls="cq-actions"),
-            h("p", h("span", url, id="cq-ed-url", cls="url"), cls="cq-links"),
-            h("p", "“Play from here” uses the players chosen above. The link opens this editor with the position, "
-                   "for anyone to play from it.", cls="muted"),
-            cls="cq-side",
-        )
-        return h(
-            "section",
-            h("h2", "Position editor", id="cq-ed-title"),
-            h("p", "Choose a fighter (colour, kind, level) or the eraser, then click or tap squares; on the keyboard, "
-                   "Tab to the board, move with the arrow keys and press Enter (Delete empties a square). Clicking a "
-                   "square that already holds the chosen fighter empties it.", cls="muted"),
-            h("div", h("div", self.render_editor_board(), cls="cq-boardbox"), panel, cls="cq-grid"),
-            id="cq-editor", cls="cq-editor", aria_labelledby="cq-ed-title", hidden=not self.editor_open,
-        )
-
-    def render_editor_board(self) -> Node:
-        ed = self.ed
-        rects, pieces = [], []
-        for r in range(R.SIZE):
-            for f in range(R.SIZE):
-                sq = r * R.SIZE + f
-                name = R.square_name(sq)
-                x, y = square_xy(sq, False)
-                p = ed.board[sq]
-                rects.append(svg(
-                    "rect", cls="sq " + ("dark" if (f + r) % 2 == 0 else "light"), id=f"cq-ed-sq-{name}",
-                    data_sq=name, x=x, y=y, width=S, height=S, tabindex=0 if sq == ed.focus else -1, role="button",
-                    aria_label=name + (f", {fighter_words(p)}" if p else ""),
-                    on_click=lambda ev, sq=sq: self.ed_click(sq), on_keydown=self.ed_key,
-                ))
-        for sq, p in enumerate(ed.board):
-            if p:
-                pieces.append(piece_node("cq-ed", sq, p, False))
-        return svg(
-            "svg",
-            svg("g", *rects, id="cq-ed-squares"),
-            svg("g", *coord_nodes(False), aria_hidden="true"),
-            svg("g", *pieces, id="cq-ed-pieces", aria_hidden="true"),
-            id="cq-ed-board", cls="cq-board", viewBox=f"0 0 {M + 6 * S + 4} {6 * S + M + 4}", role="group",
-            aria_label="Position editor board: Tab to reach a square, the arrow keys to move between squares, "
-                       "Enter to put the chosen fighter there or remove it",
-        )
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ from conquest.games.metagame.actions import (
 )
 from conquest.maps import load_map
 from conquest.rng import Rng
+from conquest.seats import WHEEL_COLOURS
 from conquest.session import Match
 
 PRESETS_KEY = "conquest:metagame:presets"
@@ -50,10 +51,6 @@ PRESETS_KEY = "conquest:metagame:presets"
 DRAFT_KEY = "conquest:metagame:draft"
 MAX_PRESETS = 50
 #: wheel colours by game (Okabe-Ito first, then Tableau); the list beside the wheel names them
-WHEEL_COLOURS = (
-    "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9",
-    "#d55e00", "#f0e442", "#7f7f7f", "#8c564b", "#17becf",
-)
 REASONS = {
     "last": "one player is left",
     "majority": "a player holds more than 75% of the map",
@@ -141,6 +138,21 @@ def duel_games() -> dict[str, str]:
     return {gid: g.title for gid, g in games().items() if gid != GAME.id and g.min_players <= 2 <= g.max_players}
 
 
+def label_lines(title: str, width: int = 11) -> list[str]:
+    """A wheel label in at most two lines of about ``width`` characters, split between words
+    (issue 21, item 8: "To Reign Supreme" was cut to "To Reign Supre"); a word too long for
+    a line is kept whole, and only a third line's words are dropped, with an ellipsis."""
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], lines[1] + "…"]
+    return lines or [""]
+
+
 def upright(angle: float, turn: float) -> float:
     """A wheel label's rotation so that it reads upright where the wheel comes to rest
     (``turn`` degrees): flipped by half a turn when it would stand on its head."""
@@ -156,6 +168,7 @@ class MetagamePage(GamePage):
     """The console's own state (one object) and renderers."""
 
     game_id = "metagame"
+    focus_home = "mg-side-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "turns played"
 
     def __init__(self, shell: Shell) -> None:
@@ -506,6 +519,9 @@ class MetagamePage(GamePage):
         return {"spin": "mg-spin", "respin_a": "mg-keep", "respin_d": "mg-keep", "duel": "mg-won-a"}.get(ph)
 
     def after_render(self) -> None:
+        url, self.duel_desk.open_now = self.duel_desk.open_now, None
+        if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
+            self.shell.host.open_tab(url)
         want, self.want_focus = self.want_focus, None
         s = self.shell.session
         target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want
@@ -627,6 +643,7 @@ class MetagamePage(GamePage):
             "mg-side": h(
                 "div",
                 self.render_last_pick(),
+                self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
                 self.duel_desk.render(view),
                 self.render_actions(view),
                 self.render_choose(state, view),
@@ -770,8 +787,11 @@ class MetagamePage(GamePage):
         a, d = pl[inv["attacker"]]["name"], pl[inv["defender"]]["name"]
         kids: list[Any] = [
             h("h3", f"{a} invades {inv['target_name']} of {d}" + (" (capital!)" if inv["capital"] else "")),
-            h("ul", *[h("li", line) for line in inv["explain"]], cls="mg-numbers"),
         ]
+        # the wheel right under the heading, near Spin: in view when the host spins (item 8)
+        if inv["wheel"]:
+            kids.extend(self.render_wheel(view))
+        kids.append(h("ul", *[h("li", line) for line in inv["explain"]], cls="mg-numbers"))
         names = [g.get("title") or g["name"] for g in view["games"]]
         for side, who in (("a", a), ("d", d)):
             alloc = inv["slices"][side]
@@ -779,8 +799,6 @@ class MetagamePage(GamePage):
                 kids.append(h("p", f"{who} assigned: " + ", ".join(f"{names[g]} {n}" for g, n in alloc), cls="mg-msg"))
         if view["phase"] in ("slices_a", "slices_d") and not s.locked():
             kids.append(self.render_slice_editor(state, view))
-        if inv["wheel"]:
-            kids.extend(self.render_wheel(view))
         return h("div", *kids, id="mg-invasion")
 
     def render_slice_editor(self, state: Any, view: Mapping[str, Any]) -> Node:
@@ -854,11 +872,16 @@ class MetagamePage(GamePage):
             mid = math.radians((seg["start"] + seg["count"] / 2) * step - 90)
             if seg["count"] * step >= 14:
                 lx, ly = 100 + 60 * math.cos(mid), 100 + 60 * math.sin(mid)
-                labels.append(svg("text", titles.get(seg["game"], seg["name"])[:14], x=f"{lx:.1f}", y=f"{ly:.1f}",
+                lines = label_lines(titles.get(seg["game"], seg["name"]))
+                longest = max(len(x) for x in lines)
+                size = 8 if longest <= 11 else max(5.5, 8 * 11 / longest)  # fits the 60-unit radius
+                tspans = [svg("tspan", line, x=f"{lx:.1f}", dy=f"{(i - (len(lines) - 1) / 2) * 1.1 if i == 0 else 1.1:.2f}em")
+                          for i, line in enumerate(lines)]
+                labels.append(svg("text", *tspans, x=f"{lx:.1f}", y=f"{ly:.1f}",
                                   transform=f"rotate({upright(math.degrees(mid) + 90, self.wheel_turn):.1f} "
                                             f"{lx:.1f} {ly:.1f})",
-                                  font_size=8, text_anchor="middle", dominant_baseline="central", fill="#111",
-                                  stroke="#fff", stroke_width=2, paint_order="stroke"))
+                                  font_size=f"{size:g}", text_anchor="middle", dominant_baseline="central", fill="#111",
+                                  stroke="#fff", stroke_width=2, paint_order="stroke", cls="mg-wheel-label"))
         if drawn_k is not None:  # the drawn slice above the others, below the labels
             paths.append(paths.pop(next(i for i, p in enumerate(paths) if p.attrs.get("data-slice") == str(drawn_k))))
         drawn = "; then ".join(f"slice {sp['slice'] + 1} of {x}: {titles.get(sp['game'], sp['name'])}" for sp in inv["spins"])
@@ -984,16 +1007,30 @@ class MetagamePage(GamePage):
                           h("span", f"{pl[inv.attacker].name} → {before.board.names[inv.target]} "
                                     f"({pl[inv.defender].name}){again}: slice {k + 1} of {inv.x}: {game}. "),
                           h("span", f"Wheel: {wheel}. ", cls="muted"), h("code", text)))
-        taken = [(at, texts) for at, texts in s.match.undone if any(x.startswith("r") for x in texts)]
-        for at, texts in taken:
-            rows.append(h("li", f"Taken back by an undo after step {at}: " + ", ".join(texts) + " (drawn, then undone)",
-                          cls="mg-taken-back"))
+        taken = [(at, x) for at, texts in s.match.undone for x in texts if x.startswith("r")]
+        for at, text in taken:
+            rows.append(h("li", f"Taken back by an undo after step {at}: {self.spin_words(at, text)}, taken back "
+                                "(drawn, then undone). ", h("code", text), cls="mg-taken-back"))
+        spins = plural(len(rows) - len(taken), "spin") + (f", {len(taken)} taken back" if taken else "")
         return h(
             "details",
-            h("summary", f"Spin history ({plural(len(rows) - len(taken), 'spin')})", id="mg-spins-title"),
+            h("summary", f"Spin history ({spins})", id="mg-spins-title"),
             h("ol", *rows, cls="mg-spin-list") if rows else h("p", "No spins yet.", cls="muted"),
             cls="mg-more", id="mg-spins-inner", open=True if rows else None,
         )
+
+    def spin_words(self, at: int, text: str) -> str:
+        """A spin in words: "slice 27 of 44: Chess" (its wheel is the one of the state it was
+        drawn in, on the present line while ``at`` is)."""
+        s = self.shell.session
+        assert s is not None
+        try:
+            before = s.match.states[at]
+            inv = before.inv
+            k = GAME.parse_action(text).k
+            return f"slice {k + 1} of {inv.x}: {self.game_title(before.games[inv.game_at(k)])}"
+        except (GameError, IndexError, AttributeError):
+            return f"a spin ({text})"
 
     @staticmethod
     def game_title(name: str) -> str:

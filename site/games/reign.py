@@ -43,7 +43,7 @@ from conquest.games.reign.actions import (
     WarCouncil,
 )
 from conquest.games.reign.engine import SETUPS
-from conquest.games.reign.state import State
+from conquest.games.reign.state import State, rel
 from conquest.seats import PALETTE
 
 #: the stored setting that keeps a saved game's seats (who plays, colour) by slot id
@@ -103,6 +103,7 @@ class ReignPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "reign"
+    focus_home = "rg-stage-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "steps played"
 
     def __init__(self, shell: Shell) -> None:
@@ -284,7 +285,8 @@ class ReignPage(GamePage):
     # the stage: what happens now (set-up pick, battle, the reveal, the end)
     def render_stage(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
         s = self.session()
-        kids: list[Node | None] = []
+        # what the last action did, a bot's turn step by step (items 5 and 10)
+        kids: list[Node | None] = [self.shell.render_result()]
         act = "wait"
         if view.get("outcome"):
             act = "over"
@@ -572,7 +574,7 @@ class ReignPage(GamePage):
         for a in legal:
             if isinstance(a, (Battle, Reform, Develop)):
                 by_place.setdefault(st.place_of(codes[a.t]), []).append(a)
-        cards = [self.render_territory(view["places"][q], st, q, by_place.get(q, [])) for q in range(6)]
+        cards = [self.render_territory(view["places"][q], st, q, by_place.get(q, []), seat) for q in range(6)]
         sides = SETUP_WORDS[st.setup]
         return h(
             "div",
@@ -589,7 +591,22 @@ class ReignPage(GamePage):
         side = GAME.side_of(st, place)
         return "nobody's side" if side is None else f"{self.name(side)}'s side"
 
-    def render_territory(self, item: Mapping[str, Any], st: State, q: int, acts: list[Any]) -> Node:
+    def why_not_attack(self, st: State, q: int, seat: int) -> str:
+        """Why a card offers no Attack to the person whose turn it is (issue 21, item 5): a
+        card that says nothing looks broken."""
+        if st.actions_left <= 0:
+            return "No actions left this turn (R4)."
+        mine = rel(st.ladder[q], seat)
+        if mine == 3:
+            return "You Control it: nothing to attack (R2)."
+        if mine == 2:
+            return "You Influence it: Develop it to Control it (R2)."
+        if not GAME.in_reach(st, seat, q):
+            return "Out of reach: not on your side nor next to a card you Control (R1)."
+        return ""
+
+    def render_territory(self, item: Mapping[str, Any], st: State, q: int, acts: list[Any],
+                         seat: int | None = None) -> Node:
         t = self.rules.territories[st.layout[q]]
         holder = st.holder(q)
         controlled = bool(item["controlled"])
@@ -614,6 +631,9 @@ class ReignPage(GamePage):
                 vals.append(val("heart", side.heart.value, signed=True))
             return h("p", h("span", label, cls="rg-face-label"), *vals, cls="rg-face" + (" is-up" if on else ""))
 
+        why = ""
+        if seat is not None and st.phase == "turn" and not any(isinstance(a, Battle) for a in acts):
+            why = self.why_not_attack(st, q, seat)
         side = GAME.side_of(st, q)
         fresh = " (new: its values count from the end of the turn)" if q in st.fresh else ""
         last = st.last is not None and st.last.place == q
@@ -625,6 +645,7 @@ class ReignPage(GamePage):
             face_row(t.controlled, "Controlled", controlled),
             h("p", "nobody's side" if side is None else f"{self.name(side)}'s side", cls="rg-sidetag muted"),
             h("div", *buttons, cls="rg-card-acts") if buttons else None,
+            h("p", why, cls="rg-why muted") if why else None,
             role="listitem", cls=f"rg-card is-{kind.lower()}" + (" is-last" if last else ""),
             data_place=str(q), data_rung=str(st.ladder[q]), data_territory=t.code,
             style=f"--holder:{self.colour(holder)}", aria_label=f"{t.name}: {kind} by {self.name(holder)}",
@@ -655,6 +676,9 @@ class ReignPage(GamePage):
             elif isinstance(a, Restructure):
                 more.append(self.restructure_button(st, a))
         end = next((a for a in legal if isinstance(a, EndTurn)), None)
+        if st.actions_left:
+            main.extend(self.unavailable(st, seat, legal, ("recruit", "disband")))
+        more.extend(self.unavailable(st, seat, legal, ("war-council", "reallocate", "restructure")))
         return h(
             "section",
             h("h2", f"Your turn, {self.name(seat)}: {plural(st.actions_left, 'action')} left"),
@@ -662,12 +686,44 @@ class ReignPage(GamePage):
               cls="muted") if st.actions_left else
             h("p", "No actions left: Restructure (no action) or end the turn.", cls="muted"),
             h("div", *main, cls="rg-row") if main else None,
-            h("details", h("summary", f"More: War Council, Reallocate, Restructure ({len(more)})"),
-              h("div", *more, cls="rg-row"), cls="rg-more") if more else None,
+            h("details", h("summary", f"More: War Council, Reallocate, Restructure "
+                                      f"({sum(1 for x in more if x.tag == 'button')} possible)"),
+              h("div", *more, cls="rg-row"), cls="rg-more", id="rg-more") if more else None,
             h("p", h("button", "End the turn", type="button", id="rg-end", cls="secondary",
                      on_click=lambda ev, x=end: self.play(x))) if end is not None else None,
             cls="rg-panel rg-actions", id="rg-actions", aria_label="Actions",
         )
+
+    def unavailable(self, st: State, seat: int, legal: list[Any], kinds: Sequence[str]) -> list[Node]:
+        """The actions of ``kinds`` the person cannot take now, each saying why (issue 21, item
+        5: a Recruit button or a "More" section that vanishes with no reason looks broken)."""
+        r = self.rules
+        p = st.players[seat]
+        has = {type(a) for a in legal}
+        why: list[tuple[str, str]] = []
+        no_action = "no actions left (R4)" if st.actions_left <= 0 else ""
+        if "recruit" in kinds and Recruit not in has:
+            why.append(("Recruit", no_action or (f"Military is at most {r.max_strength} (R3)"
+                        if p.military >= r.max_strength else
+                        f"needs {coins(r.recruit_rate.value)}; you have {p.wealth} Wealth (R5)")))
+        if "disband" in kinds and Disband not in has:
+            why.append(("Disband", no_action or ("no Military to disband (R5)" if p.military <= 0 else
+                        f"Wealth is at most {r.max_strength} (R3)")))
+        if "war-council" in kinds and WarCouncil not in has:
+            why.append(("War Council", no_action or "no discarded strategy cards to take back (R5)"))
+        if "reallocate" in kinds and Reallocate not in has:
+            infl = sum(1 for q in range(len(st.layout)) if st.ladder[q] in (1, 2))
+            why.append(("Reallocate", no_action or (f"needs {coins(r.reallocate.value)}; you have {p.wealth} Wealth (R5)"
+                        if p.wealth < r.reallocate.value else
+                        f"needs two Influenced cards to swap; there {'is' if infl == 1 else 'are'} {infl} (R5)")))
+        if "restructure" in kinds and Restructure not in has:
+            why.append(("Restructure", f"needs {coins(r.restructure.value)}; you have {p.wealth} Wealth (R5)"
+                        if p.wealth < r.restructure.value else "no strategy cards in hand (R5)"))
+        return [h("span", h("button", name, type="button", cls="small secondary", disabled=True,
+                            aria_describedby=f"rg-why-{name.lower().replace(' ', '-')}"),
+                  h("span", f" {reason}", cls="muted", id=f"rg-why-{name.lower().replace(' ', '-')}"),
+                  cls="rg-unavailable", data_unavailable=name)
+                for name, reason in why]
 
     def action_button(self, a: Any, label: str) -> Node:
         return h("button", label, type="button", cls="small", data_action=str(a), on_click=lambda ev, x=a: self.play(x))
@@ -692,8 +748,11 @@ class ReignPage(GamePage):
                   f"{self.name(seat)}{who}{turn}"),
                 track("Wealth", "coin", p.wealth, r.max_strength),
                 track("Military", "sword", p.military, r.max_strength),
-                h("p", f"Wealth + Military {total}: {plural(GAME.level(p), 'action')} a turn (R4)", cls="rg-level",
-                  data_level=str(GAME.level(p))),
+                h("p", f"Wealth + Military {total}: {plural(GAME.level(p), 'action')} a turn (R4)"
+                  + (f"; the first player's first turn has {r.first_turn_actions}"
+                     if st.phase == "turn" and st.turn == 1 and st.active == seat
+                     and GAME.level(p) > r.first_turn_actions else ""),
+                  cls="rg-level", data_level=str(GAME.level(p))),
                 h("p", f"Resupply to at least {pv['base']['coins']} Wealth and {pv['base']['swords']} Military; "
                        f"Controls {plural(pv['controlled'], 'card')}.", cls="muted"),
                 h("p", h("strong", "Hand: "), names(p.hand), cls="rg-hand") if p.tracker else None,

@@ -74,6 +74,7 @@ class WorldPage(GamePage):
     """The page's own state (one object) and renderers."""
 
     game_id = "world"
+    focus_home = "wc-panel-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "turns"
 
     def __init__(self, shell: Shell) -> None:
@@ -405,16 +406,17 @@ class WorldPage(GamePage):
         s = self.shell.session
         assert s is not None
         out = view["outcome"]
+        result = self.render_result(view)
         if out is not None:
             w = out["winners"][0] if out.get("winners") else None
-            return h("div", h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win"),
+            return h("div", result, h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win"),
                      id="wc-panel-inner", cls="wc-panel is-over", data_act="over", data_step=str(len(s.match.log)))
         seat = self.acting_person()
         if seat is None or s.viewing is not None:
-            return h("div", h("p", str(view["phase_text"]), cls="muted"), id="wc-panel-inner", cls="wc-panel",
+            return h("div", result, h("p", str(view["phase_text"]), cls="muted"), id="wc-panel-inner", cls="wc-panel",
                      data_act="wait", data_step=str(len(s.match.log)))
         ph = state.phase
-        body: list[Node | None] = []
+        body: list[Node | None] = [result]
         if ph in ("claim", "setup"):
             body.append(h("p", f"{state.reserve[seat]} of your start troops are left to place; "
                                "each seat places one at a time (W3).", cls="muted"))
@@ -426,16 +428,46 @@ class WorldPage(GamePage):
             body.append(self.render_defend(state))
         return h("div", *body, id="wc-panel-inner", cls="wc-panel", data_act=ph, data_step=str(len(s.match.log)))
 
+    def render_result(self, view: Mapping[str, Any]) -> Node:
+        """What the last action did, at the top of the panel where the person acts (issue 21,
+        items 1 and 10): the shell's words, and the dice when a roll is among them."""
+        box = self.shell.render_result()
+        lines, _ = self.shell.result_lines()
+        if "hidden" in box.attrs or view["last_roll"] is None or not any(x["chance"] for x in lines):
+            return box
+        return h("div", box, self.render_dice(view, "wc-here"), id="wc-result", cls="wc-result")
+
+    def trade_offer(self, view: Mapping[str, Any]) -> Node | None:
+        """The sets the person may trade now, offered in the placing panel itself (item 1): the
+        cards box further down is not where someone placing troops looks."""
+        s = self.shell.session
+        assert s is not None
+        if s.viewing is not None or self.acting_person() != view["viewer"] and view["viewer"] is not None:
+            return None
+        can = [str(a)[1:] for a in GAME.legal_actions(s.match.state) if isinstance(a, Trade)]
+        if not can:
+            return None
+        value = view["next_trade_value"]
+        return h(
+            "div",
+            h("p", f"You may trade a set of cards for {plural(value, 'more troop')} now (W5):", id="wc-trade-note"),
+            h("div", *[h("button", f"Trade {SET_WORDS[st]} for {value}", type="button", id=f"wc-panel-trade-{st}",
+                         cls="secondary", on_click=lambda ev, x=st: self.trade(x)) for st in can],
+              cls="wc-trades"),
+            cls="wc-trade-offer",
+        )
+
     def render_reinforce(self, view: Mapping[str, Any], state: Any) -> Node:
         if view["must_trade"]:
-            return h("p", f"You hold {plural(state.hand_size(state.current), 'card')}: trade a set below first (W5).",
-                     cls="wc-must")
+            return h("div", h("p", f"You hold {plural(state.hand_size(state.current), 'card')}: trade a set first (W5).",
+                              cls="wc-must"), self.trade_offer(view))
         pool = state.pool
         n = self.place_count(state)
         return h(
             "div",
             h("p", f"{plural(pool, 'troop')} to place. Pick your territories on the map or in the list.",
               id="wc-pool"),
+            self.trade_offer(view),
             h("p",
               h("label", "Troops per pick ", for_="wc-place-n"),
               self.stepper(h("input", type="number", id="wc-place-n", min="1", max=str(pool), value=str(n), cls="wc-num",
@@ -523,7 +555,8 @@ class WorldPage(GamePage):
         move = self.attack_move(state, dice)
         ddice = min(RULES.defend_max, d)
         dice_buttons = [
-            h("button", str(k), type="button", cls="small" + ("" if k == dice else " secondary"),
+            h("button", h("span", "✓ ", cls="wc-pressed-mark", aria_hidden="true") if k == dice else None, str(k),
+              type="button", cls="small" + (" is-pressed" if k == dice else " secondary"),
               id=f"wc-dice-{k}", aria_pressed="true" if k == dice else "false",
               on_click=lambda ev, x=k: self.set_dice(x))
             for k in range(1, most + 1)
@@ -626,11 +659,12 @@ class WorldPage(GamePage):
             on_submit=lambda ev: self.chose(ev.fields.get("t", "")),
         )
 
-    def render_dice(self, view: Mapping[str, Any]) -> Node:
-        """The last roll as dice: the attacker's red, the defender's white, compared in pairs."""
+    def render_dice(self, view: Mapping[str, Any], at: str = "wc-dice") -> Node:
+        """The last roll as dice: the attacker's red, the defender's white, compared in pairs
+        (``at``: the id prefix, as the roll is drawn in the dice box and in the panel)."""
         lr = view["last_roll"]
         if lr is None:
-            return h("div", h("p", "No dice rolled yet.", cls="muted"), id="wc-dice-inner")
+            return h("div", h("p", "No dice rolled yet.", cls="muted"), id=f"{at}-inner")
         att, dfn = lr["attack"], lr["defend"]
         al, dl = world_odds.compare(tuple(att), tuple(dfn))
         size, gap = 30, 8
@@ -651,11 +685,11 @@ class WorldPage(GamePage):
             "div",
             h("p", f"Last roll: {RULES.names[lr['src']]} → {RULES.names[lr['dst']]}", cls="wc-roll-where"),
             svg("svg", svg("title", faces), *kids, viewBox=f"0 0 {width + 2} {2 * (size + gap) + 2}",
-                cls="wc-dice-svg", role="img", aria_label=f"Dice: {faces}", id="wc-dice-svg",
+                cls="wc-dice-svg", role="img", aria_label=f"Dice: {faces}", id=f"{at}-svg",
                 width=str(width + 2), height=str(2 * (size + gap) + 2)),
             h("p", f"{'; '.join(words)}." + (f" {self.name(owner_dst)} now holds {RULES.names[lr['dst']]}."
                                               if owner_dst == owner_src else ""), cls="wc-roll-result"),
-            id="wc-dice-inner",
+            id=f"{at}-inner",
         )
 
     @staticmethod

@@ -44,6 +44,10 @@ from conquest.session import Match
 __all__ = ["DuelDesk", "duel_banner", "TIES_KEY", "MODES", "site_base"]
 
 TIES_KEY = "conquest:metagame:duel-ties"
+#: what a drawn built-in duel means, said the same on the console and on the duel's page
+#: (issue 21, item 7; the rules page: "The app never records a drawn built-in duel as a win")
+DRAWN = ("The duel ended in a draw, and a drawn duel decides nothing (M12): play it again "
+         "(or enter the winner by hand).")
 #: how a duel is played: on this device, or by link between the two players
 MODES = {"here": "on this device", "link": "by link"}
 #: ties kept at most (the oldest go first): a preference stays small
@@ -83,6 +87,11 @@ class DuelDesk:
         self.note: str | None = None
         #: the duel save last looked at (its JSON), so an unchanged slot is not replayed again
         self.seen: str | None = None
+        #: the duel's page to open at once after "Play here, on this device" (item 7: the
+        #: click must open the duel, not show a second link to click); taken by the page
+        self.open_now: str | None = None
+        #: the duel just looked at ended in a draw: the panel offers to play it again
+        self.drawn = False
 
     # -- the tie ----------------------------------------------------------------------
     @property
@@ -124,8 +133,11 @@ class DuelDesk:
                 found = {**t, "slot": slot_id}
         return found
 
-    def start(self, mode: str) -> None:
-        """Set the duel up: a new save slot of the duel game with the two players' seats."""
+    def start(self, mode: str, open_now: bool = False) -> None:
+        """Set the duel up: a new save slot of the duel game with the two players' seats.
+
+        ``open_now``: a person's click asked for it here: the duel's page opens at once (not
+        for the capital's second duel, set up by itself when the first result comes in)."""
         s = self.shell.session
         if s is None or self.due() is None or mode not in MODES:
             return
@@ -152,6 +164,9 @@ class DuelDesk:
             self.shell.say("This browser refused to remember the duel; paste its finished link here instead.", "error")
         self.note = None
         self.seen = None
+        self.drawn = False
+        if mode == "here" and open_now:
+            self.open_now = self.duel_url({**ties[slot.id], "slot": slot.id})
 
     def forget(self) -> None:
         """Drop the tie of the step now (the duel's own slot stays in the saved games)."""
@@ -221,12 +236,14 @@ class DuelDesk:
         except IllegalAction as exc:
             if exc.code == "M12.duel-unfinished":
                 self.note = None
+                self.drawn = False
                 if not quiet:
                     self.shell.say(f"{exc.message}: play it to the end first.", "error")
                 return False
-            self.note = exc.message
+            self.drawn = exc.code == "M12.duel-drawn"
+            self.note = DRAWN if self.drawn else exc.message
             if not quiet:
-                self.shell.say(exc.message, "error")
+                self.shell.say(self.note, "error")
             return False
         inv = s.match.state.inv
         who = s.match.state.player_name(inv.attacker if winner == "a" else inv.defender)
@@ -272,7 +289,7 @@ class DuelDesk:
                 # page's patcher keeps elements by tag, and a reused button would copy the link)
                 h("p",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
-                    on_click=lambda ev: self.start("here")),
+                    on_click=lambda ev: self.start("here", open_now=True)),
                   None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
                                         cls="secondary", on_click=lambda ev: self.start("link")),
                   cls="mg-actions"),
@@ -317,23 +334,64 @@ class DuelDesk:
                           id="mg-duel-reset", on_click=lambda ev: self.forget()))
         if self.note:
             kids.append(h("p", self.note, cls="mg-msg bad", id="mg-duel-note", role="alert"))
+        if self.drawn and t is not None:
+            again = str(t.get("mode", "here"))
+            kids.append(h("button", "Play the duel again", type="button", id="mg-duel-again",
+                          on_click=lambda ev: self.start(again, open_now=True)))
         return h("section", *kids, id="mg-duel", cls="mg-duel")
 
 
-def duel_banner(host: Any, session: Any) -> Node:
+def replay_duel(shell: Any) -> Any:
+    """A drawn duel played again from its own page (item 7): a new game with the same seats
+    and options in a new slot, tied to the same campaign step (the console follows the newest
+    tie of a step), and opened here. Returns the new slot, or None (said in the message)."""
+    s = shell.session
+    host = shell.host
+    t = load_ties(host).get(s.slot_id) if s is not None and s.slot_id else None
+    if s is None or t is None:
+        return None
+    try:
+        match = Match(s.game, dict(s.match.options), rng=Rng(None))
+        match.resolve_chance()
+        name = f"{t.get('title') or s.game.title} (played again)"
+        slot = host.store.create(match.save().to_json(), name, host.now())
+    except ConquestError as exc:
+        shell.say(f"The duel could not be set up again here: {exc.message}", "error")
+        return None
+    ties = load_ties(host)
+    ties.pop(s.slot_id, None)
+    ties[slot.id] = {**t, "taken": False}
+    if not save_ties(host, ties):
+        shell.say("This browser refused to remember the duel; paste its finished link in the console instead.", "error")
+    shell.open(match, slot)
+    host.go(f"?slot={slot.id}")
+    shell.say("The duel starts again; when it ends, the campaign's console takes the result by itself.")
+    return slot
+
+
+def duel_banner(host: Any, session: Any, shell: Any = None) -> Node:
     """Above a game's board: the campaign a duel is for (and the way back), and who a copy
-    made for one player plays for (``?as=N``) and whose move it is; hidden otherwise."""
+    made for one player plays for (``?as=N``) and whose move it is; hidden otherwise.
+    ``shell``: given, a drawn duel offers to be played again here."""
     parts: list[Any] = []
     game = session.game
-    finished = game.outcome(session.match.state) is not None
+    out = game.outcome(session.match.state)
+    finished = out is not None
     t = load_ties(host).get(session.slot_id) if session.slot_id else None
     if t is not None and t.get("game") == game.id:
         back = f"../{t.get('console') or 'metagame/'}"
-        if finished:
+        if finished and len(out.winners) != 1:  # the same true thing as the console says
+            parts.append(h("p", DRAWN + " ", h("a", "Open the console", href=back, id="shell-duel-back"), ".",
+                           id="shell-duel-drawn"))
+            if shell is not None:
+                parts.append(h("p", h("button", "Play the duel again", type="button", id="shell-duel-again",
+                                      on_click=lambda ev: replay_duel(shell))))
+        elif finished:
             words = "The duel is over: the campaign's console takes the result by itself. Switch back to its tab, or "
         else:
             words = f"{t.get('title') or 'A duel'} of a campaign: when it ends, its console takes the result by itself. "
-        parts.append(h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."))
+        if not finished or len(out.winners) == 1:
+            parts.append(h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."))
     me = session.only_seat
     if me is not None:
         name = session.seat_name(me)

@@ -20,7 +20,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
 from conquest.core import ConquestError, GameError, get_game
-from conquest.savecode import SaveCodeError, make_fragment, parse_fragment, parse_save_json
+from conquest.savecode import SaveCodeError, is_anchor, make_fragment, parse_fragment, parse_save_json
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, DisabledBackend, Slot, SlotStore, StorageError, link_name
 
@@ -280,6 +280,14 @@ def restore_fragment(frag: str) -> None:
     js.history.replaceState(js.history.state, "", "#" + frag.lstrip("#"))
 
 
+def names_a_place(frag: str) -> bool:
+    """``#main`` and the like: an anchor of this very page (an element with that id), which
+    is no game link; ``#zzz`` names nothing here and is still refused as a link."""
+    if not is_anchor(frag):
+        return False
+    return not nullish(document.getElementById(frag.lstrip("#")))
+
+
 def take_fragment() -> tuple[str, dict[str, Any], str] | None:
     """Read a game from the URL fragment: ``(mode, save, fragment)``; the fragment leaves the
     address at once, before it is read (issue 20, item 2: a link that stopped the engine
@@ -290,7 +298,7 @@ def take_fragment() -> tuple[str, dict[str, Any], str] | None:
     hostile link shows a clear message and returns None; nothing is lost.
     """
     frag = str(js.location.hash or "")
-    if len(frag) <= 1:
+    if len(frag) <= 1 or names_a_place(frag):  # "#main" from "Skip to content": a place, not a game
         return None
     drop_fragment()
     try:

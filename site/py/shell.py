@@ -53,6 +53,8 @@ LOG_SHOWN = 60
 LOG_WINDOW = 120
 #: how far one press of "Show earlier steps" or "Show later steps" moves
 LOG_PAGE = 100
+#: steps listed in "What just happened" beside the controls (the rest are in the log)
+RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
@@ -171,6 +173,8 @@ class Host(Protocol):
 
     def confirm(self, question: str) -> bool: ...
 
+    def open_tab(self, url: str) -> bool: ...  # a page in a new tab; False when the browser refused
+
     def form_fields(self, form_id: str) -> dict[str, str]: ...  # a static form's fields now
 
     def set_fields(self, values: Mapping[str, str | bool]) -> None: ...  # by element id
@@ -269,6 +273,10 @@ class Session:
     unsaved: bool = False
     #: the last answer of :meth:`is_private`: (state, seat, answer); asked at every drawing
     _private_memo: tuple[Any, int, bool] | None = None
+    #: the log length before the last step a person played (issue 21, item 10): the steps
+    #: from here on (their action, the dice or reveal it drew, the computer's replies) are
+    #: "what just happened", shown beside the controls and announced; None: nothing yet
+    result_from: int | None = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -589,6 +597,16 @@ class GamePage:
     def after_render(self) -> None:
         """Browser-only finishing touches after a render (animations, focus)."""
 
+    def result_until(self) -> int | None:
+        """The last step "What just happened" may show and announce (None: every one): a
+        page cuts off a draw that is not to be read yet (a question behind "Get ready")."""
+        return None
+
+    #: where the keyboard focus goes when the control a person used is gone after the step
+    #: (issue 21, item 2: not to the page's start, from where Tab walks the whole log); the
+    #: element gets ``tabindex=-1``, so the next Tab reaches the first control inside it
+    focus_home = "shell-bar-inner"
+
     def reset(self) -> None:
         """Forget half-made choices (after any step, undo or jump)."""
 
@@ -711,6 +729,8 @@ class Shell:
         if s is None:
             return False
         t0 = self.host.clock()
+        mark = len(s.match.log)
+        by_bot = self._bot_acts(s)
         try:
             self.refuse_if_pending()
             s.play(action)
@@ -718,13 +738,29 @@ class Shell:
             self.say(exc.message, "error")
             return False
         self.perf["apply"] = self.host.clock() - t0
+        self._note_result(s, mark, by_bot)
         self.after_change()
         return True
+
+    @staticmethod
+    def _bot_acts(s: Session) -> bool:
+        seat = s.acting_seat()
+        seats = s.seats()
+        return seat is not None and seat < len(seats) and seats[seat].is_bot
+
+    @staticmethod
+    def _note_result(s: Session, mark: int, by_bot: bool) -> None:
+        """A person's step starts a new "what just happened"; the computer's replies (and a
+        computer's steps before anyone acted) join the one on screen (item 10)."""
+        if not by_bot or s.result_from is None:
+            s.result_from = mark
 
     def give_secret(self, seat: int, part: Any) -> bool:
         s = self.session
         if s is None:
             return False
+        mark = len(s.match.log)
+        by_bot = s.seats()[seat].is_bot if 0 <= seat < len(s.seats()) else False
         try:
             self.refuse_if_pending()
             done = s.give_secret(seat, part)
@@ -732,6 +768,8 @@ class Shell:
             self.say(exc.message, "error")
             return False
         if done:
+            # the reveal is everyone's result: shown from the secret step on
+            self._note_result(s, mark, by_bot and s.result_from is not None and s.result_from < mark)
             self.after_change()
         return True
 
@@ -758,6 +796,7 @@ class Shell:
         except ConquestError as exc:
             self.say(exc.message, "error")
             return
+        s.result_from = None  # the undo's own message says what happened
         if removed:
             n = len(s.match.log)
             taken = [x for at, texts in s.match.undone if at >= n for x in texts]
@@ -853,7 +892,8 @@ class Shell:
         if s is None or s.slot_id is None or s.mode != "host":
             return
         try:
-            slot = self.host.store.autosave(s.slot_id, s.save(), self.host.now(), rev=s.rev)
+            slot = self.host.store.autosave(s.slot_id, s.save(), self.host.now(), rev=s.rev,
+                                            result=self.result_words())
         except StorageError as exc:
             if exc.code == "conflict":
                 s.conflict = True  # render_message shows the choice; nothing is written
@@ -1070,10 +1110,69 @@ class Shell:
             role="alert" if kind == "error" else "status",
         )
 
+    def result_words(self) -> str:
+        """A finished game's result in a few words ("Ann won", "Ann and Bob won", "A draw");
+        "" while it goes on. Kept in the saved games' list (item 3)."""
+        s = self.session
+        if s is None:
+            return ""
+        out = self.game.outcome(s.match.state)
+        if out is None:
+            return ""
+        names = [s.seat_name(w) for w in out.winners]
+        if not names:
+            return "A draw"
+        if len(names) == len(s.seats()) and len(names) > 1:
+            return "A draw"
+        return (" and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]) + " won"
+
+    def rematch(self) -> Session | None:
+        """The same players and options again, a new game in a new slot; the finished one
+        stays in the saved games (item 3: the next step offered where the game ends)."""
+        s = self.session
+        if s is None:
+            return None
+        try:
+            match = Match(self.game, dict(s.match.options), rng=Rng(None))
+        except GameError as exc:
+            self.say(exc.message, "error")
+            return None
+        save = match.save().to_json()
+        name = self.slot_name(save, "host")
+        slot = None
+        try:
+            slot = self.host.store.create(save, name, self.host.now())
+        except StorageError as exc:
+            self.say(f"{exc} The finished game is unchanged.", "error")
+            return None
+        session = self.open(match, slot)
+        self.host.go(f"?slot={slot.id}")
+        self.say(f"A new game of {self.game.title} with the same players; the finished one is in your saved games.")
+        return session
+
+    def render_over(self) -> Node | None:
+        """A finished game's next steps, in the bar at the top where the last move was seen
+        (item 3: they were only at the page's foot, and Undo was offered instead)."""
+        s = self.session
+        assert s is not None
+        words = self.result_words()
+        if not words or s.viewing is not None:
+            return None
+        rematch = None
+        if s.mode == "host" and s.only_seat is None:
+            rematch = h("button", "Play again", type="button", id="shell-rematch", cls="small",
+                        on_click=lambda ev: self.rematch(),
+                        title="A new game with the same players and options")
+        return h("span",  # the page's prompt beside it says who won, in the game's own words
+                 rematch,
+                 h("a", "Start or resume another game", href="?", id="shell-over-new", cls="button small secondary"),
+                 cls="shell-over")
+
     def render_status(self, prompt: str) -> Node:
         """The sticky bar: whose turn, what to do, and Undo beside it."""
         s = self.session
         assert s is not None
+        over = self.render_over()
         seat = s.acting_seat()
         seats = s.seats()
         swatch = None
@@ -1081,7 +1180,7 @@ class Shell:
             swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
         step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
         undo = None
-        if s.mode == "host":
+        if s.mode == "host" and over is None:
             undo = h(
                 "button", "Undo", type="button", id="shell-undo", cls="secondary small",
                 disabled=s.locked() or not s.match.log or self.pending() is not None,
@@ -1109,9 +1208,55 @@ class Shell:
             swatch,
             h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
             thinking,
+            over,
             undo,
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
+        )
+
+    def result_lines(self) -> tuple[list[dict[str, Any]], int]:
+        """The steps since the person's last action in words (at most ``RESULT_SHOWN``), and
+        how many earlier ones of them are left to the log."""
+        s = self.session
+        if s is None or s.result_from is None or s.viewing is not None:
+            return [], 0
+        n = len(s.match.log)
+        until = self.page.result_until() if self.page is not None else None
+        if until is not None:
+            n = max(0, min(n, until))
+        start = min(max(0, s.result_from), n)
+        first = max(start, n - RESULT_SHOWN)
+        return self.log_lines(first, n), first - start
+
+    def announcement(self) -> str:
+        """What a screen reader is told after a step: the same words as the result box, in
+        one line (the page writes it into the polite live region ``#shell-announce``)."""
+        lines, _ = self.result_lines()
+        return " ".join(f"Step {x['step']}: {x['words']}." for x in lines)
+
+    def render_result(self) -> Node:
+        """"What just happened": every result of the last action (a person's step, the dice
+        or reveal it drew, the computer's replies) in words, for the page to place in its
+        controls, where the person is looking (issue 21, item 10). Announced through
+        ``#shell-announce`` (see :meth:`announcement`), so this box is not a live region
+        itself (it is rebuilt with the panel; a live region must stay put)."""
+        lines, earlier = self.result_lines()
+        if not lines:
+            return h("div", id="shell-result-inner", cls="shell-result", hidden=True)
+        items = [
+            h("li", h("span", f"Step {line['step']}", cls="shell-turn"),
+              h("span", line["label"], cls="shell-turn") if line["label"] else None,
+              h("span", line["words"]), cls="is-chance" if line["chance"] else None, value=str(line["step"]))
+            for line in lines
+        ]
+        return h(
+            "div",
+            h("p", "What just happened", cls="shell-result-title"),
+            h("ol", *items, cls="shell-result-list", id="shell-result-list"),
+            h("p", f"{plural(earlier, 'earlier step')} since then in the log below.", cls="muted")
+            if earlier else None,
+            id="shell-result-inner",
+            cls="shell-result",
         )
 
     def render_perf(self) -> Node:
@@ -1237,8 +1382,8 @@ class Shell:
                 )
             )
         undone = [
-            h("li", f"Taken back after step {at}: " + ", ".join(texts) + " (drawn, then undone)",
-              cls="shell-taken-back")
+            h("li", f"Taken back after step {at}: " + "; ".join(self.taken_back_words(at, x) for x in texts)
+              + " (drawn, then undone)", h("code", " ".join(texts), cls="shell-code"), cls="shell-taken-back")
             for at, texts in s.match.undone
         ]
         more = later = None
@@ -1273,6 +1418,19 @@ class Shell:
             start = max(0, min(s.viewing - LOG_SHOWN // 2, latest))
             self.log_start = None if start >= latest else start
         return start, min(n, start + LOG_WINDOW)
+
+    def taken_back_words(self, at: int, text: str) -> str:
+        """A chance result drawn after step ``at`` and then undone, in words (issue 21, item 8:
+        "r26 12,12,10,10" says nothing to a person); its code stays beside it. Best effort:
+        the state it was drawn in is on the present line only while ``at`` is."""
+        s = self.session
+        assert s is not None
+        if 0 <= at < len(s.match.states):
+            try:
+                return self.game.describe_action(s.match.states[at], self.game.parse_action(text))
+            except Exception:  # noqa: BLE001 - a log entry is data; its code is shown then
+                pass
+        return text
 
     def _more_log(self) -> None:
         if self.pending() is None:
@@ -1348,16 +1506,19 @@ class Shell:
         if not mine:
             return h("div", id="shell-saved-inner", hidden=True)
         items = []
+        names = shown_names(mine)
         for sl in sorted(mine, key=lambda x: -x.updated):
             why = sl.damaged or self.damaged.get(sl.id, "")
             if why:
                 items.append(self._damaged_item(sl, why))
                 continue
             note = f" · {plural(sl.steps, 'step')}" + (" · read-only view" if sl.mode == "view" else "")
+            verb = "Open" if sl.result or sl.mode == "view" else "Resume"
             items.append(
                 h(
                     "li",
-                    h("a", f"Resume “{isolate(sl.name)}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("a", f"{verb} “{isolate(names[sl.id])}”", href=f"?slot={sl.id}", cls="button secondary"),
+                    h("span", f" · Finished: {isolate(sl.result)}", cls="shell-slot-result") if sl.result else None,
                     h("span", note, cls="muted"),
                     h("span", "", cls="shell-when", data_when=str(sl.updated)),
                     cls="is-current" if sl.id == current else None,
@@ -1454,9 +1615,33 @@ class Shell:
         if s.viewing is not None:
             marker = next((x for x, i in self.page.chart_points(s.match.states) if i >= s.viewing), None)
         for name in names:
-            charts.append(line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
-                                     self.page.chart_x_label, marker))
+            # a visible title over each chart (item 4: the title was only inside the SVG)
+            charts.append(h("figure",
+                            h("figcaption", f"{name[:1].upper()}{name[1:]} per player", cls="shell-chart-title"),
+                            line_chart(name, [(x, st.get(name, [])) for x, st in pts], seats, width,
+                                       self.page.chart_x_label, marker),
+                            cls="shell-chart-figure"))
         return h("div", *charts, id="shell-chart-inner")
+
+
+def shown_names(slots: Sequence[Slot]) -> dict[str, str]:
+    """Each slot's name as listed: two games of one name are told apart by a number in the
+    order they were started ("Duel: Ann vs Cat for Pullman (2)"), item 3."""
+    by_name: dict[str, list[Slot]] = {}
+    for sl in slots:
+        by_name.setdefault(sl.name, []).append(sl)
+    out = {}
+    for name, group in by_name.items():
+        group.sort(key=lambda x: (x.created, x.id))
+        for i, sl in enumerate(group):
+            out[sl.id] = name if len(group) == 1 else f"{name} ({i + 1})"
+    return out
+
+
+def chart_number(v: float) -> str:
+    """A value as a chart shows it: whole numbers whole, others to one decimal (item 4: the
+    luck chart said "Ann 2.9668")."""
+    return f"{v:g}" if float(v).is_integer() else f"{v:.1f}"
 
 
 def line_chart(
@@ -1516,7 +1701,7 @@ def line_chart(
         seat = seats[p]
         kids.append(svg("rect", x=w - right + 6, y=f"{y - 5:.1f}", width=9, height=9, fill=seat.colour))
         short = seat.name.strip(FSI + PDI)[:12]  # cut, then isolated again (item 8)
-        kids.append(svg("text", f"{isolate(short)} {v:g}", x=w - right + 18, y=f"{y + 3:.1f}"))
+        kids.append(svg("text", f"{isolate(short)} {chart_number(v)}", x=w - right + 18, y=f"{y + 3:.1f}"))
     return svg(
         "svg", svg("title", f"{name} per player over {xmax} {x_label}"), *kids,
         viewBox=f"0 0 {w} {h_}", role="img", cls="shell-chart", aria_label=f"{name} per player over time",

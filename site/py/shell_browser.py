@@ -105,6 +105,15 @@ class BrowserHost:
         except Exception:
             return False
 
+    def open_tab(self, url: str) -> bool:
+        """A page in a new tab (during a click, so the browser allows it); False if refused."""
+        try:
+            opened = js.window.open(url, "_blank", "noopener")
+        except Exception:  # noqa: BLE001 - refused: the page shows its link instead
+            return False
+        # with "noopener" the browser returns null even when it opened the tab
+        return True if frame.nullish(opened) else bool(opened)
+
     def confirm(self, question: str) -> bool:
         return bool(js.window.confirm(question))
 
@@ -143,6 +152,7 @@ class Runner:
         self.channel: Any = None
         self.audience = False
         self.audience_slot: str | None = None
+        self.announced = ""  # the last text given to the live region #shell-announce
 
     # -- errors from handlers go to the message, never to limbo ----------------------------
     def guard(self, fn: Any, *args: Any) -> Any:
@@ -209,7 +219,7 @@ class Runner:
         (full or disabled): then the address is where the game is kept.
         """
         frag = str(js.location.hash or "")
-        if len(frag) <= 1:
+        if len(frag) <= 1 or frame.names_a_place(frag):  # "Skip to content" (#main) is no game link
             return False
         if self.page.open_fragment(frag):
             frame.drop_fragment()
@@ -510,6 +520,33 @@ class Runner:
         self.schedule_bot()
 
     def _render(self) -> None:
+        game = document.getElementById("shell-game")
+        active = document.activeElement
+        in_game = not frame.nullish(game) and not frame.nullish(active) and bool(game.contains(active))
+        self._mount()
+        if in_game and self.shell.session is not None:
+            self.keep_focus()
+
+    def keep_focus(self) -> None:
+        """The control a person used is gone (Roll after a conquest, End the turn): focus goes
+        to the page's ``focus_home`` (its panel of controls), not to the page's start."""
+        active = document.activeElement
+        # (two proxies of one JS object are not ``is`` each other: compare in JS terms)
+        if not frame.nullish(active) and str(active.tagName) != "BODY" and bool(active.isConnected):
+            return
+        if self.shell.session is not None and self.shell.session.needs_handover() is not None:
+            target = document.querySelector("#shell-handover button")  # Ready (drawn by the shell)
+        else:
+            target = document.getElementById(self.page.focus_home)
+            if frame.nullish(target):
+                target = document.querySelector("#shell-bar > div")  # the status bar
+        if frame.nullish(target):
+            return
+        if not target.hasAttribute("tabindex") and not target.matches("button, a, input, select, textarea"):
+            target.setAttribute("tabindex", "-1")
+        target.focus(js.Object.fromEntries([["preventScroll", True]]))
+
+    def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
         dom.mount_id("shell-toast", shell.render_message())
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
@@ -532,7 +569,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s))  # a campaign's duel, a copy for one player
+        dom.mount_id("shell-duel", duel_banner(self.host, s, shell))  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)
@@ -550,7 +587,19 @@ class Runner:
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         dom.mount_id("shell-chart", shell.render_chart(width or 640))
         self.page.after_render()
+        self.announce(shell.announcement())
         self.broadcast()
+
+    def announce(self, text: str) -> None:
+        """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a
+        polite live region that stays in the page; only a changed text is written, so a
+        re-render that changes nothing says nothing again."""
+        if text == self.announced:
+            return
+        self.announced = text
+        box = document.getElementById("shell-announce")
+        if not frame.nullish(box):
+            box.textContent = text
 
     # -- the bot loop: slices with a pause between, never a frozen page -------------------
     def schedule_bot(self) -> None:

@@ -66,13 +66,19 @@ export function attachMapView(svg, options = {}) {
   // the same for the page's marks (troop numbers...) whose font size the <svg> gives in
   // data-mark-font: "marks-small" (a page's stylesheet decides what to hide)
   const markFont = parseFloat(svg.dataset.markFont || "0");
+  // a map may also carry larger labels of the names that do not overlap at that size
+  // ("labels-main", shown while the full set is too small to read, issue 21 item 8)
+  const mainLabels = svg.querySelector("g.labels-main[font-size]");
   function labelSize() {
     const unit = (svg.clientWidth || full.w) / full.w;
     if (markFont) svg.classList.toggle("marks-small", markFont * k * unit < MIN_LABEL_PX);
     if (!labels) return;
     const px = parseFloat(labels.getAttribute("font-size")) * k * unit;
-    svg.dataset.labelPx = px.toFixed(1);
+    const mainPx = mainLabels ? parseFloat(mainLabels.getAttribute("font-size")) * k * unit : 0;
+    // the size of the names on screen now: the full set's, or the larger main set's
+    svg.dataset.labelPx = (px < MIN_LABEL_PX && mainPx >= MIN_LABEL_PX ? mainPx : px).toFixed(1);
     svg.classList.toggle("labels-small", px < MIN_LABEL_PX);
+    if (mainLabels) svg.classList.toggle("labels-main-small", mainPx < MIN_LABEL_PX);
   }
 
   function apply() {

@@ -62,6 +62,7 @@ async function standalone(root) {
   const pageUrl = location.origin + location.pathname;
   const doc = new DOMParser().parseFromString(await get(pageUrl, "text"), "text/html");
   const at = (path) => new URL(path, pageUrl).href;
+  await carryRules(doc, at);
   doc.querySelectorAll('link[rel="modulepreload"], link[rel="preload"], script[type="py"], mpy-config').forEach((n) => n.remove());
   doc.querySelectorAll('script[src*="runtime/pyscript/"], link[href*="runtime/pyscript/"]').forEach((n) => n.remove());
   for (const link of doc.querySelectorAll('link[rel="stylesheet"]')) {
@@ -131,6 +132,28 @@ async function standalone(root) {
   const text = "<!doctype html>\n" + doc.documentElement.outerHTML;
   const cut = text.lastIndexOf("</body>");
   return { before: text.slice(0, cut), after: text.slice(cut), moduleParts };
+}
+
+// The game's rules inside the copy (issue 21, item 9): the rules page's article, from this
+// same site, placed after the game; the crumbs' Rules link points at it, so it works from
+// disk. Links of the article to other pages go to the site, as the page's own do.
+async function carryRules(doc, at) {
+  const link = doc.getElementById("shell-rules-link");
+  if (!link) return;
+  const rules = new DOMParser().parseFromString(await get(at(link.getAttribute("href")), "text"), "text/html");
+  const article = rules.querySelector("article.rules");
+  if (!article) throw new Error("the rules page has no article");
+  article.querySelectorAll(".crumbs, script").forEach((n) => n.remove());
+  const section = doc.createElement("section");
+  section.id = "offline-rules";
+  section.className = "offline-rules";
+  section.setAttribute("aria-label", "Rules, carried in this copy");
+  const note = doc.createElement("p");
+  note.className = "muted";
+  note.textContent = "The rules, carried in this offline copy (as the site showed them when it was made).";
+  section.append(note, doc.importNode(article, true));
+  (doc.querySelector("main") || doc.body).append(section);
+  link.setAttribute("href", "#offline-rules");
 }
 
 async function copyPolicy(boot) {

@@ -97,7 +97,10 @@ def test_capital_invasion_decided_by_two_duels_played_here(open_page, context, b
         page.locator("#mg-duel").scroll_into_view_if_needed()
         page.screenshot(path=f"{SHOTS}/duel-panel-{width}.png", full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.click("#mg-duel-here")
+    with context.expect_page() as opened:  # the click opens the duel at once (issue 21, item 7)
+        page.click("#mg-duel-here")
+    assert "/play/conquests/?slot=" in opened.value.url
+    opened.value.close()  # the test plays it from a scripted position, through the panel's link
     play_duel(console, context, base_url, "", shots=True)
     # the console took the first win by itself and set the second duel up
     expect(page.locator("#mg-duel-title")).to_have_text("Duel (second game): The Game of Conquests")

@@ -132,7 +132,22 @@ class Question:
         """The right answer in words, for the reveal (after everyone has answered)."""
         if self.kind == CHOICE:
             return f"{LETTERS[self.answer]}: {self.options[self.answer]}"
-        return f"{self.answer:,} {self.unit}".strip()
+        return f"{self.answer:,} {unit_for(self.answer, self.unit)}".strip()
+
+
+def unit_for(n: int, unit: str) -> str:
+    """The unit for ``n`` of it: one country, one person, 2 countries (issue 21, item 4: the
+    reveal said "1 countries"). Units are plural words or symbols (km, km²); a symbol, or a
+    word this does not know how to make singular, is left as it is."""
+    if n != 1 or not unit.isalpha() or len(unit) < 4:
+        return unit
+    if unit == "people":
+        return "person"
+    if unit.endswith("ies"):
+        return unit[:-3] + "y"
+    if unit.endswith("s") and not unit.endswith("ss"):
+        return unit[:-1]
+    return unit
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,8 @@ def duel_setup(state: Any, first: str = "a", rules: Mapping[str, Any] | None = N
         raise IllegalAction("M12.no-duel", "M12: no duel in one of the site's own games is due now")
     a, d = state.players[inv.attacker].name, state.players[inv.defender].name
     nth = " (second game)" if inv.duel_wins else ""
-    title = f"Duel{nth}: {a} vs {d} for {state.territory_name(inv.target)}"
+    # the turn tells apart two duels for one territory in the saved games (issue 21, item 3)
+    title = f"Duel{nth}: {a} vs {d} for {state.territory_name(inv.target)}, turn {state.turn}"
     return {"game": gid, "options": {**duel_options(state, first, rules), "title": title[:200]}}
 
 

@@ -12,7 +12,7 @@ import frame
 from frame import append, clear, el, on
 
 from conquest.savecode import parse_fragment
-from conquest.store import StorageError
+from conquest.store import StorageError, last_played
 
 document = frame.document
 #: a game from this page's link that storage refused: (mode, save, fragment)
@@ -30,6 +30,23 @@ def open_slot_url(slot) -> str:
     return frame.page_url(f"play/{slot.game}/?slot={slot.id}")
 
 
+def render_continue(slots, titles: dict[str, str], can_play) -> None:
+    """The last game played, offered first (issue 21, item 11): "Continue: World Conquest,
+    step 212", above the games' cards."""
+    box = document.getElementById("continue")
+    if frame.nullish(box):
+        return
+    clear(box)
+    slot = last_played(slots, can_play)
+    box.hidden = slot is None
+    if slot is None:
+        return
+    title = titles.get(slot.game, slot.game)
+    append(box, el("a", f"Continue: {title}, step {slot.steps}", href=open_slot_url(slot), cls="button",
+                   id="continue-link"),
+           el("span", f"“{slot.name}”, last played {when(slot.updated)}", cls="muted"))
+
+
 def render() -> None:
     box = document.getElementById("slot-list")
     clear(box)
@@ -39,6 +56,10 @@ def render() -> None:
     except Exception as exc:  # noqa: BLE001 - whatever storage holds, the page starts
         append(box, el("p", f"Your saved games could not be read ({type(exc).__name__}).", cls="muted"))
         return
+    try:
+        render_continue(slots, frame.game_titles(), frame.playable_games())
+    except Exception as exc:  # noqa: BLE001 - the list below matters more than the offer
+        frame.js.console.warn(f"continue: {type(exc).__name__}: {exc}")
     if not slots:
         append(box, el("p", "No saved games in this browser yet.", cls="muted"))
         return
@@ -63,6 +84,8 @@ def render() -> None:
             append(name, el("bdi", slot.name))
         if slot.mode == "view":
             append(name, el("span", " read-only", cls="tag"))
+        if slot.result:  # a finished game says so, with its result (issue 21, item 3)
+            append(name, el("span", f" finished: {slot.result}", cls="tag"))
         append(row, name, el("td", titles.get(slot.game, slot.game), data_label="Game"),
                el("td", str(slot.steps), data_label="Steps"), el("td", when(slot.updated), data_label="Last played"))
         actions = el("td", cls="actions")

@@ -1,0 +1,168 @@
+"""Issue 21 at 1280x800, where only the browser shows it (the page logic is tested in CPython,
+tests/test_page_results.py): the keyboard after a step and "Skip to content" (item 2), the
+live region (item 10), the Metagame console's wheel and map labels (item 8), the message
+box of The Game of Conquests (item 6), the offline copy's rules (item 9) and the landing
+page's pictures and "Continue" (item 11).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conquest.core import get_game
+from conquest.savecode import make_fragment
+from conquest.session import Match
+from tests.browser.conftest import ENGINE_TIMEOUT_MS
+from tests.browser.test_offline_copy import Disk, download_copy
+from tests.browser.test_world_page import late_position
+
+DESK = {"width": 1280, "height": 800}
+
+
+def overlaps(boxes: list[dict[str, float]]) -> list[tuple[int, int]]:
+    out = []
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            if min(a["r"], b["r"]) > max(a["l"], b["l"]) + 0.5 and min(a["b"], b["b"]) > max(a["t"], b["t"]) + 0.5:
+                out.append((i, j))
+    return out
+
+
+def test_skip_link_focus_after_a_step_and_the_live_region(open_page) -> None:  # noqa: ANN001
+    """World: "Skip to content" is no game link; a trade from the placing panel keeps the
+    focus in the panel (its button is gone after the trade) and is announced."""
+    frag, _winner = late_position()
+    w = open_page(f"play/world/#{frag}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    page.wait_for_selector("#wc-panel-inner[data-act='reinforce']", timeout=ENGINE_TIMEOUT_MS)
+    page.focus("a.skip")  # shown when focused, as a keyboard user meets it
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert page.locator("#shell-toast .shell-toast-box.error").count() == 0
+    assert "#main" in page.url
+    trade = page.locator(".wc-trade-offer button").first
+    assert trade.is_visible() and trade.bounding_box()["y"] < DESK["height"]  # the trade, where one places
+    trade.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('shell-announce').textContent.includes('trades')")
+    assert page.evaluate("!!document.activeElement.closest('#wc-panel')"), page.evaluate(
+        "document.activeElement.outerHTML.slice(0, 120)")
+    # the result is beside the controls, in the first screen
+    box = page.locator("#wc-panel #shell-result-inner").bounding_box()
+    assert box is not None and box["y"] + box["height"] < DESK["height"]
+    # the campaign page's skip link too
+    page.goto(w.base_url + "play/campaign/")
+    w.wait_engine()
+    page.focus("a.skip")  # shown when focused, as a keyboard user meets it
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert page.locator("#shell-toast .shell-toast-box.error").count() == 0
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_console_wheel_in_view_when_spinning_and_labels_apart(open_page) -> None:  # noqa: ANN001
+    from buildlib.previews import NAMES, SEED, _think
+    from conquest.bots import levels
+    from conquest.rng import Rng
+
+    game = get_game("metagame")
+    m = Match(game, {"players": [{"name": n} for n in NAMES], "seed": 0}, rng=Rng(SEED))
+    bot = next(iter(levels(game).values()))(Rng(SEED))
+    while game.view(m.state, None)["phase"] != "spin":
+        m.resolve_chance()
+        m.play(_think(game, bot, m.state))
+    w = open_page(f"play/metagame/#{make_fragment(m.save().to_json(), 'h')}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    page.wait_for_selector("#mg-spin")
+    page.evaluate("window.scrollTo(0, 0)")
+    spin = page.locator("#mg-spin").bounding_box()
+    wheel = page.locator("#mg-wheel-box").bounding_box()
+    assert spin["y"] >= 0 and wheel["y"] + wheel["height"] <= DESK["height"], (spin, wheel)
+    # the wheel's labels whole (two lines where needed), none cut
+    labels = page.eval_on_selector_all("#mg-spinner text", "ts => ts.map(t => t.textContent)")
+    titles = {g.get("title") or g["name"] for g in game.view(m.state, None)["games"]}
+    assert labels and all(any(x.replace(" ", "") == t.replace(" ", "") for t in titles) for x in labels), labels
+    # the map's labels as drawn: none overlaps another
+    boxes = page.eval_on_selector_all(
+        "#mg-map text.label",
+        """ts => ts.filter(t => t.getClientRects().length && getComputedStyle(t).display !== 'none'
+                && getComputedStyle(t.parentNode).display !== 'none')
+            .map(t => { const r = t.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; })""",
+    )
+    assert len(boxes) >= 70 and overlaps(boxes) == [], overlaps(boxes)[:5]
+    page.click("#mg-spin")  # the wheel turns in view
+    page.wait_for_timeout(200)
+    wheel = page.locator("#mg-wheel-box").bounding_box()
+    assert wheel["y"] >= 0 and wheel["y"] + wheel["height"] <= DESK["height"]
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_conquests_message_box_shows_its_last_line(open_page) -> None:  # noqa: ANN001
+    save = Match(get_game("conquests"), {"position": "2gC2/6/6/6/6/G5 s b 0 1",
+                                         "seats": [{"name": "Ann", "colour": "#fffdf6"},
+                                                   {"name": "Bob", "colour": "#2d2a26"}]}).save().to_json()
+    w = open_page(f"play/conquests/#{make_fragment(save, 'h')}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    page.wait_for_selector("#cq-sq-c6")
+    page.click("#cq-sq-c6")
+    page.click("#cq-sq-d6")
+    page.wait_for_selector("#cq-status-box.is-place")
+    assert page.inner_text("#cq-info-text").startswith("Black General moving from c6 to d6")
+    clip = page.evaluate("(() => { const b = document.getElementById('cq-status-box');"
+                         " return [b.scrollHeight, b.clientHeight]; })()")
+    assert clip[0] <= clip[1] + 1, clip
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_offline_copy_carries_its_rules(open_page, browser, tmp_path: Path) -> None:  # noqa: ANN001
+    w = open_page("play/reign/")
+    w.page.click("#shell-start")
+    w.page.wait_for_selector("#shell-game:not([hidden])")
+    path = tmp_path / "reign.html"
+    download_copy(w.page, path)
+    text = path.read_text(encoding="utf-8")
+    assert 'id="offline-rules"' in text and 'href="#offline-rules"' in text
+    disk = Disk(browser)
+    try:
+        copy: Any = disk.open(path)
+        copy.click("#shell-rules-link")
+        copy.wait_for_timeout(300)
+        rules = copy.locator("#offline-rules")
+        assert "To Reign Supreme" in rules.locator("h1").first.inner_text()
+        top = rules.bounding_box()["y"]
+        assert -2 <= top < 900  # scrolled to, within the copy
+        assert copy.locator("#shell-toast .shell-toast-box.error").count() == 0
+        disk.assert_clean()
+    finally:
+        disk.close()
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_landing_page_pictures_and_continue_first(open_page) -> None:  # noqa: ANN001
+    w = open_page("play/reign/")
+    w.page.click("#shell-start")
+    w.page.wait_for_selector("#shell-game:not([hidden])")
+    page = w.page
+    page.goto(w.base_url)
+    w.wait_engine()
+    page.set_viewport_size(DESK)
+    link = page.locator("#continue-link")
+    link.wait_for()
+    assert link.inner_text().startswith("Continue: To Reign Supreme, step ")
+    assert link.bounding_box()["y"] < page.locator("ul.cards").first.bounding_box()["y"]
+    page.evaluate("document.querySelectorAll('.card-picture img').forEach(i => i.loading = 'eager')")
+    page.wait_for_function("[...document.querySelectorAll('.card-picture img')].every(i => i.complete)")
+    sizes = page.eval_on_selector_all(".card-picture img", "is => is.map(i => [i.getAttribute('src'), i.naturalWidth])")
+    assert len(sizes) == 5 and all(width > 0 for _, width in sizes), sizes
+    page.click("#continue-link")
+    page.wait_for_selector("#shell-game:not([hidden])", timeout=ENGINE_TIMEOUT_MS)
+    w.forgive_navigation_aborts()
+    w.assert_clean()
