@@ -254,6 +254,16 @@ class GuestSession(Session):
             return None
         return self.game.to_move(state)
 
+    def _guard(self, check_seat: bool = True) -> None:
+        if self.viewing is not None:
+            raise ShellError("shell.viewing", "You are looking at an earlier step: press “Back to the present” to play.")
+        seat = self.acting_seat()
+        if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
+            raise ShellError(
+                "shell.not-your-seat",
+                f"You play {self.seat_name(self.only_seat)} at this live table; it is {self.seat_name(seat)}'s move.",
+            )
+
     def _intent_guard(self) -> None:
         if self.spectator:
             raise LiveError("live.spectator", "You are watching this table: spectators cannot play.")
@@ -816,11 +826,10 @@ class Guest:
         self._send({"t": "hello", "device": self.token, "name": self.name, "want": self.want})
 
     def host_seen(self, peer: str) -> bool:
-        """A peer says it is the host: taken if there is no host (or it was the host)."""
-        if self.host_peer is None or self.host_peer == peer:
-            self.host_peer = peer
-            return True
-        return False
+        """A peer says it is the host: the latest one is taken (a host that reloads comes
+        back under a new peer id, maybe before its old one is seen to leave)."""
+        self.host_peer = peer
+        return True
 
     def host_left(self, peer: str) -> None:
         if peer == self.host_peer:
@@ -897,7 +906,7 @@ class Guest:
                 raise LiveError("live.malformed", "The host's update does not fit this page.")
             match = MirrorMatch(game, msg.get("options") or {})
             match.log, match.states, match.undone = texts, values, undone
-            s = GuestSession(match, None, "host", send_intent=self._send)
+            s = GuestSession(match, None, "guest", send_intent=self._send)
             self.shell.session = s
             self._meta(msg)
             if self.shell.page is not None:

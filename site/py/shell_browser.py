@@ -143,6 +143,8 @@ class Runner:
         self.channel: Any = None
         self.audience = False
         self.audience_slot: str | None = None
+        #: live play (issue 22): the table or the guest, see live_browser.py
+        self.live: Any = None
 
     # -- errors from handlers go to the message, never to limbo ----------------------------
     def guard(self, fn: Any, *args: Any) -> Any:
@@ -184,6 +186,13 @@ class Runner:
             self.shell.check_slots()
         except Exception as exc:  # noqa: BLE001
             js.console.warn(f"saved games could not be checked: {type(exc).__name__}: {exc}")
+        import live_browser
+
+        self.live = live_browser.attach(self)
+        if self.live.boot():  # a join link: this page is a guest at a live table
+            self.render()
+            frame.ready()
+            return
         params = js.URLSearchParams.new(js.location.search)
         self.as_seat = str(params.get("as") or "") if params.has("as") else ""  # a copy for one player
         if params.has("audience"):
@@ -197,13 +206,14 @@ class Runner:
             opened = self.open_fragment(render=False)
             if not opened and params.get("slot"):
                 self.open_slot(str(params.get("slot")))
+                self.live.resume()  # a live table this game had: open again (the host's reload)
         self.render()
         frame.ready()
 
     def open_fragment(self, render: bool = True) -> bool:
         """A game in the address's fragment: checked, stored in a new slot, opened."""
         frag = str(js.location.hash or "")
-        if len(frag) <= 1:
+        if len(frag) <= 1 or (self.live is not None and self.live.role == "guest"):
             return False
         if self.page.open_fragment(frag):
             js.history.replaceState(js.history.state, "", str(js.location.href).split("#", 1)[0])
@@ -505,6 +515,8 @@ class Runner:
     def _render(self) -> None:
         shell, s = self.shell, self.shell.session
         dom.mount_id("shell-toast", shell.render_message())
+        if self.live is not None:
+            self.live.mount()
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
         try:
             slots = self.host.store.list(self.game.id)
@@ -512,8 +524,9 @@ class Runner:
             slots = []
         dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
         mark_field_errors(shell.field_errors)
+        guest = self.live is not None and self.live.role == "guest"
         if s is None:
-            setup.hidden = self.audience
+            setup.hidden = self.audience or guest
             game.hidden = not self.audience
             for cid, tree in self.page.render_setup().items():
                 dom.mount_id(cid, tree)
@@ -538,12 +551,18 @@ class Runner:
         for eid, patch in self.page.paint(view).items():
             apply_patch(document.getElementById(eid), patch)
         dom.mount_id("shell-log-box", shell.render_log())
-        dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
+        if guest:  # a guest holds no save: the host's page keeps the game and its links
+            dom.mount_id("shell-links", Node("p", children=["At a live table the game is kept on the host's device; "
+                                                            "ask the host for links or a file."], attrs={"id": "shell-links-inner"}))
+        else:
+            dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         dom.mount_id("shell-chart", shell.render_chart(width or 640))
         self.page.after_render()
         self.broadcast()
+        if self.live is not None:
+            self.live.after_render()
 
     # -- the bot loop: slices with a pause between, never a frozen page -------------------
     def schedule_bot(self) -> None:
