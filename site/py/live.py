@@ -231,7 +231,10 @@ class GuestSession(Session):
     pending: int | None = None
 
     def locked(self) -> bool:
-        return self.spectator or self.viewing is not None
+        """Nothing to play here: a spectator, an earlier step, or another seat's move (the
+        page then shows the waiting state, as for a computer's move)."""
+        seat = self.acting_seat()
+        return self.spectator or self.viewing is not None or (seat is not None and seat != self.only_seat)
 
     def viewer(self) -> int | None:
         return self.only_seat

@@ -538,7 +538,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s))  # a campaign's duel, a copy for one player
+        dom.mount_id("shell-duel", duel_banner(self.host, s) if not guest else Node("div", attrs={"id": "shell-duel-inner"}))  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)
