@@ -316,6 +316,14 @@ class LiveBrowser:
             id="live-panel-box", cls="live-start",
         )
 
+    def links_note(self) -> Any:
+        """A guest's "Links and files": it holds no save (the host's page keeps the game)."""
+        return h("p", "At a live table the game is kept on the host's device; ask the host for links or a file.",
+                 id="shell-links-inner", cls="muted")
+
+    def no_banner(self) -> Any:
+        return h("div", id="shell-duel-inner", hidden=True)
+
     def after_render(self) -> None:
         if self.table is not None and self.shell.session is not None:
             self.table.sync_session()

@@ -538,7 +538,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s) if not guest else Node("div", attrs={"id": "shell-duel-inner"}))  # a campaign's duel, a copy for one player
+        dom.mount_id("shell-duel", duel_banner(self.host, s) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)
@@ -552,8 +552,7 @@ class Runner:
             apply_patch(document.getElementById(eid), patch)
         dom.mount_id("shell-log-box", shell.render_log())
         if guest:  # a guest holds no save: the host's page keeps the game and its links
-            dom.mount_id("shell-links", Node("p", children=["At a live table the game is kept on the host's device; "
-                                                            "ask the host for links or a file."], attrs={"id": "shell-links-inner"}))
+            dom.mount_id("shell-links", self.live.links_note())
         else:
             dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
