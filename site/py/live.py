@@ -413,6 +413,9 @@ class Table:
         self.parsed = 0
         self.log_notes: list[str] = []  # what the host is told (joins, refusals)
         self._kept: set[int] | None = None
+        #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
+        #: second device of the same seat costs no engine work (checked by identity)
+        self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
         self.sync_session()
 
     # -- state ---------------------------------------------------------------------------
@@ -553,8 +556,9 @@ class Table:
                 self.peers.pop(old, None)
             device.name = name
             self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
+        if device.peer != peer:
+            device.synced = None  # a new connection (a reload): everything again
         device.peer = peer
-        device.synced = None
         self.peers[peer] = token
         if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and want in self.free_seats():
             device.seat = want
@@ -731,6 +735,17 @@ class Table:
             "watching": sum(1 for d in self.devices.values() if d.seat is None and d.connected),
         }
 
+    def _redact_json(self, state: Any, index: int, seat: int | None) -> Any:
+        """A state as ``seat`` may know it, as JSON (cached: a state never changes)."""
+        key = (index, seat)
+        hit = self._redacted.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        g = self.game
+        value = g.state_to_json(g.redact(state, seat))
+        self._redacted[key] = (state, value)
+        return value
+
     def sync(self, meta_only: bool = False) -> None:
         """Send every connected device what changed since it was last sent anything."""
         if not self.open:
@@ -764,7 +779,7 @@ class Table:
             "t": "sync",
             "base": base,
             "log": [g.redact_text(m.states[i], log[i], seat) for i in range(base, len(log))],
-            "states": [g.state_to_json(g.redact(m.states[i], seat)) for i in range(base if base == 0 else base + 1, len(log) + 1)],
+            "states": [self._redact_json(m.states[i], i, seat) for i in range(base if base == 0 else base + 1, len(log) + 1)],
             "undone": [[at, [_mask_undone(g, m, at, t, seat) for t in texts]] for at, texts in m.undone],
             **meta,
         }

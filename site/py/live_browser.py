@@ -24,8 +24,11 @@ SETTINGS_KEY = "conquest:live-settings"
 NAME_KEY = "conquest:live-name"
 TABLE_KEY = "conquest:live-table:"
 DEVICE_KEY = "conquest:live-device:"
-#: a guest that hears nothing from the host for this long is told why and what to do
-CONNECT_TIMEOUT_MS = 20_000
+#: a guest that hears nothing from the host for this long joins the room again (a fresh
+#: announcement on the relays; some first attempts never pair), and after TRIES is told why
+#: and what to do
+CONNECT_TIMEOUT_MS = 12_000
+TRIES = 4
 
 
 class LiveBrowser:
@@ -43,6 +46,7 @@ class LiveBrowser:
         self.failed = False
         self.error = ""
         self.show_settings = False
+        self.tries = 0
         self._keep: list[Any] = []
 
     # -- settings ------------------------------------------------------------------------
@@ -55,6 +59,8 @@ class LiveBrowser:
         raw = raw if isinstance(raw, dict) else {}
         relays = [r for r in raw.get("relays", []) if isinstance(r, str)] or list(live.SETTINGS["relays"])
         out: dict[str, Any] = {"appId": live.SETTINGS["app_id"], "relays": relays[:8], "maxChars": live.MAX_UPDATE}
+        if raw.get("trickleIce") is True:
+            out["trickleIce"] = True
         if raw.get("record") is True:  # tests: keep every text received, to check what arrived
             out["record"] = True
         ice = raw.get("iceServers")
@@ -210,6 +216,7 @@ class LiveBrowser:
         elif self.guest is not None:
             self.guest.host_left(peer)
             if self.guest.host_peer is None:
+                self.tries = 0
                 self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         self.runner.render()
 
@@ -219,9 +226,24 @@ class LiveBrowser:
         self.runner.render()
 
     def _check_connected(self) -> None:
-        if self.guest is not None and self.guest.host_peer is None:
+        if self.guest is None or self.guest.host_peer is not None:
+            return
+        self.tries += 1
+        if self.tries >= TRIES:
             self.failed = True
             self.runner.render()
+            return
+        room, self.room = self.room, None
+        if room is not None:
+            self._spawn(self._rejoin(room))
+        self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
+
+    async def _rejoin(self, room: Any) -> None:
+        try:
+            await room.leave()
+        except Exception:  # noqa: BLE001 - a room that cannot leave is dropped anyway
+            pass
+        await self._open()
 
     def _send_to_peer(self, peer: str, text: str) -> None:
         if self.room is not None:

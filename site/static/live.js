@@ -13,13 +13,17 @@ const live = {
     const config = {
       appId: settings.appId,
       password,
-      relayConfig: { urls: Array.from(settings.relays), warnOnRelayFailure: false },
+      relayConfig: { urls: Array.from(settings.relays) },
     };
     if (settings.iceServers) config.rtcConfig = { iceServers: Array.from(settings.iceServers) };
+    // candidates inside the offer and answer: fewer notes through the relays, and a pairing
+    // that does not depend on every trickled candidate arriving in time
+    // (a setting; tried here: with trickling, a busy host page often failed to pair)
+    if (settings.trickleIce !== true) config.trickleIce = false;
     if (settings.turn) config.turnConfig = [settings.turn];
     const limit = settings.maxChars;
     const r = joinRoom(config, room, {
-      onJoinError: (e) => handlers.error(String((e && e.error) || "the room could not be joined")),
+      onJoinError: (e) => { console.warn("live: join error", e && e.error); handlers.error(String((e && e.error) || "the room could not be joined")); },
     });
     const act = r.makeAction("m");
     act.onMessage = (data, ctx) => {
@@ -31,7 +35,7 @@ const live = {
       if (settings.record) (window.conquestLiveReceived ||= []).push(data);  // tests read what arrived
       handlers.message(ctx.peerId, data);
     };
-    r.onPeerJoin = (id) => handlers.join(id);
+    r.onPeerJoin = (id) => { if (settings.record) console.info("live: peer joined", id); handlers.join(id); };
     r.onPeerLeave = (id) => handlers.leave(id);
     window.addEventListener("pagehide", () => r.leave());
     return {

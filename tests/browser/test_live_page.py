@@ -85,7 +85,7 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
     g2ctx, g2w = device(browser, base_url, relay, 360, 740)
     host, bob, cy = hw.page, g1w.page, g2w.page
     try:
-        host.goto(base_url + "play/world/#" + midgame())
+        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
         ready(host)
         host.wait_for_selector("#live-start")
         host.click("#live-start")
@@ -94,12 +94,12 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
         join = host.inner_text("#live-join-url")
         assert "#live=" in join and host.inner_text("#live-code") in join
         for page, seat, name in ((bob, 1, "Bob"), (cy, 2, "Cy")):
-            page.goto(join)
+            page.goto(join, wait_until="commit")
             ready(page)
             page.fill("#live-name", name)
             page.dispatch_event("#live-name", "change")
             try:
-                page.wait_for_selector(f"button[data-take='{seat}']", timeout=60_000)
+                page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
             except Exception:
                 raise AssertionError(f"{name}: {page.inner_text('#live-panel')[:300]} / host: "
                                      f"{host.inner_text('#live-panel')[:600]}") from None
