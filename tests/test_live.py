@@ -348,6 +348,22 @@ def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() ->
     assert reveal
 
 
+def test_a_spectator_who_takes_a_seat_is_sent_its_seat_s_redaction() -> None:
+    """Found by the browser test: a guest that joined watching and then took a seat kept
+    the spectator's states (no hand of its own)."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", None)
+    play_steps(net, host_shell, Rng(5), 300)  # Ann plays every seat until cards are dealt
+    hs = host_shell.session
+    assert any(sum(st.hands[1]) for st in hs.match.states)
+    assert bob.session.spectator
+    bob.claim(1)
+    net.run()
+    assert bob.session.only_seat == 1
+    assert bob.session.match.states == [WORLD.redact(st, 1) for st in hs.match.states]
+
+
 def test_host_controls_move_a_seat_make_a_bot_and_close() -> None:
     host_shell, clock = world_host()
     net = Net(host_shell, clock)

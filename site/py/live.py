@@ -755,9 +755,14 @@ class Table:
                 self.sync_device(d, meta_only=meta_only)
 
     def sync_device(self, d: Device, meta_only: bool = False) -> None:
-        """One device's update: the log and states it lacks, redacted for its seat."""
+        """One device's update: the log and states it lacks, redacted for its seat.
+
+        A device whose seat changed (claimed, moved, given to the computer) is sent
+        everything again: what it holds was redacted for its old seat."""
         if d.peer is None:
             return
+        if d.synced is not None and d.sent_meta is not None and d.sent_meta.get("you") != d.seat:
+            d.synced = None
         s = self.session
         m = s.match
         log = m.log
