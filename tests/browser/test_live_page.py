@@ -74,11 +74,6 @@ def host_save(host: Any) -> dict[str, Any]:
     return obj.get("save", obj)
 
 
-@pytest.mark.xfail(
-    reason="issue 22, not finished: the second guest's WebRTC join over the local relay sometimes takes "
-    "over 60 s, and a received state once differed from the host's redaction (being investigated)",
-    strict=False,
-)
 def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, relay: str) -> None:
     hctx, hw = device(browser, base_url, relay)
     g1ctx, g1w = device(browser, base_url, relay)
@@ -118,6 +113,12 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
         host.click("#wc-end")
         bob.wait_for_function("() => document.getElementById('wc-panel-inner').dataset.act !== 'wait'", timeout=30_000)
         assert act_of(cy)[0] == "wait"
+        # Bob's page reloads mid-turn (a dropped connection): he rejoins at the same step, his seat kept
+        step = act_of(bob)[1]
+        bob.reload(wait_until="commit")
+        ready(bob)
+        bob.wait_for_function(f"() => (document.getElementById('wc-panel-inner')||{{dataset:{{}}}}).dataset.step === '{step}'"
+                              " && document.getElementById('wc-panel-inner').dataset.act !== 'wait'", timeout=120_000)
         # Bob plays on: trades if he must, places, ends the turn; every device follows
         for _ in range(60):
             act, step = act_of(bob)
@@ -133,6 +134,28 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
                 break
             bob.wait_for_function(f"() => document.getElementById('wc-panel-inner').dataset.step !== '{step}'", timeout=30_000)
         cy.wait_for_function("() => document.getElementById('wc-panel-inner').dataset.act !== 'wait'", timeout=30_000)
+        # the host reloads: the table reopens from its storage, the guests find it again, Cy plays
+        host.reload(wait_until="commit")
+        ready(host)
+        host.wait_for_selector("#live-join-url", timeout=60_000)
+        step = act_of(cy)[1]
+        # the guests find the reopened table by themselves (the host lists them connected again)
+        host.wait_for_function("() => { const t = document.getElementById('live-seats').textContent;"
+                               " return t.includes(\"Cy's device\") && !t.includes(\"Cy's device (disconnected\"); }",
+                               timeout=120_000)
+        for _ in range(60):
+            if act_of(cy)[0] != "wait":
+                for button in ("#wc-end", "#wc-choose-go"):
+                    if cy.locator(button).count():
+                        cy.click(button)
+                        break
+                else:
+                    cy.wait_for_timeout(1000)
+                    continue
+                break
+            cy.wait_for_timeout(1000)
+        host.wait_for_function(f"() => document.getElementById('wc-panel-inner').dataset.step !== '{step}'", timeout=120_000)
+
         # what each guest received: its seat's redaction of the host's states, nothing more
         states = replay(host_save(host)).states
         for page, seat in ((bob, 1), (cy, 2)):
@@ -144,17 +167,16 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
                     continue
                 base = msg["base"]
                 first = base if base == 0 else base + 1
+                you = msg["you"]  # the seat the message was redacted for (None: watching)
+                assert you in (None, seat)
                 for k, st in enumerate(msg["states"]):
                     got = WORLD.state_from_json(st)
-                    want = WORLD.redact(states[first + k], seat)
+                    want = WORLD.redact(states[first + k], you)
                     assert got == want, (seat, base, first + k, len(states), got.hands, want.hands, got.phase, want.phase,
                                          states[first + k].hands, msg["log"][:5])
-                    for other in range(3):
-                        if other != seat and states[first + k].hand_size(other):
-                            assert got.hands[other] == WORLD.redact(states[first + k], seat).hands[other]
                 for i, text in enumerate(msg["log"]):
                     before = states[base + i]
-                    if text.startswith("C") and before.current != seat:
+                    if text.startswith("C") and before.current != you:
                         assert text == "C?"
             stored = page.evaluate("() => JSON.stringify(Object.fromEntries(Object.entries(localStorage)))")
             assert "conquest:slot:" not in stored  # a guest's page never stores the game
