@@ -104,8 +104,6 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
         # the phone's controls are reachable by taps: every live button at least 44 px tall
         heights = cy.evaluate("() => [...document.querySelectorAll('#live-panel button')].map(b => b.getBoundingClientRect().height)")
         assert heights and min(heights) >= 44, heights
-        cy.screenshot(path="/tmp/live-guest-360.png", full_page=True)
-        host.screenshot(path="/tmp/live-host-1280.png", full_page=False)
 
         # while it is Ann's move, the guests' pages wait (as for a computer's move)
         assert act_of(bob)[0] == "wait" and act_of(cy)[0] == "wait"
