@@ -391,3 +391,24 @@ def test_join_fragment_round_trips_and_rejects_junk() -> None:
     assert parse_join_fragment(join_fragment(code, password)) == (code, password)
     for bad in ("#live=", "#live=ab.cd", "#live=ABCDEFGH.<script>xx", "#h=c1.xyz", "#live=" + "A" * 300):
         assert parse_join_fragment(bad) is None
+
+
+def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer() -> None:
+    from live import render_host_panel
+    from ui import fire, text
+
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    calls: list[tuple] = []
+    panel = render_host_panel(net.table, "http://x/#live=ABCDEFGH.pppppppppppp", None,
+                              lambda *a: calls.append(a), ["Random", "Rule-based"])
+    assert "Bob's device" in text(panel) and "ABCDEFGH" in text(panel)
+    assert "relay sees" in text(panel) and "IP addresses" in text(panel)
+    fire(panel, "#live-seat-2", "change", value="open")
+    fire(panel, "#live-seat-0", "change", value=bob.token)
+    assert calls == [("seat", 2, "open"), ("seat", 0, bob.token)]
+    net.table.release(0)
+    assert 0 in net.table.free_seats()
+    net.table.assign(0, None)
+    assert net.table.kept() == {0}

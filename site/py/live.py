@@ -1002,7 +1002,9 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
             where = "this device"
         else:
             where = "open: a guest may take it"
-        options = [h("option", "This device", value="", selected=d is None and not seat.is_bot)]
+        free = d is None and not seat.is_bot and i not in table.kept()
+        options = [h("option", "This device", value="", selected=d is None and not seat.is_bot and not free),
+                   h("option", "Open: a guest may take it", value="open", selected=free)]
         options += [h("option", f"{x.name}'s device", value=x.token, selected=x is d) for x in devices]
         options += [h("option", f"Computer ({lv})", value=f"bot:{lv}", selected=seat.is_bot and seat.who == lv) for lv in levels]
         rows.append(h(
