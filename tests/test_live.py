@@ -94,6 +94,9 @@ def play_steps(net: Net, host_shell: Shell, rng: Rng, steps: int) -> None:
         seat = hs.acting_seat()
         shell = device_of(net, seat) if seat is not None else None
         if shell is None:
+            who = hs.needs_handover()
+            if who is not None:  # several people at the host's device: the hand-over first
+                host_shell.ready(who)
             actions = WORLD.legal_actions(hs.match.state)
             assert host_shell.play(actions[rng.below(len(actions))]), host_shell.message
             net.table.sync()
