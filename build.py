@@ -39,7 +39,7 @@ from buildlib import runtime  # noqa: E402
 from buildlib.errors import BuildError  # noqa: E402
 from buildlib.runtime import service_worker  # noqa: E402,F401 - part of the build's API (tests)
 from conquest.bots import levels as bot_levels  # noqa: E402
-from conquest.catalog import CatalogError, GameFacts, catalog  # noqa: E402
+from conquest.catalog import CatalogError, GameFacts, catalog, load_data  # noqa: E402
 from conquest.seats import PALETTE, PALETTE_NAMES  # noqa: E402
 
 __all__ = ["BuildError", "CONTENT_SECURITY_POLICY", "build", "content_hash", "load_inputs", "main", "service_worker"]
@@ -52,13 +52,16 @@ __all__ = ["BuildError", "CONTENT_SECURITY_POLICY", "build", "content_hash", "lo
 #: stay on the origin (the snapshot worker, the runtime files); ``blob:`` is needed for the
 #: downloads the pages make (files, offline copies) and images the pages draw. Styles may be
 #: inline (the map and chart set ``style`` attributes): they cannot run code.
+#: live play's signalling relays (``conquest/data/live.json``): the relays people may pick and
+#: the local ones (tests, a relay on one's own machine); ``connect-src`` allows exactly these
+LIVE_RELAYS = [*load_data("live")["relays"], *load_data("live")["local_relays"]]
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
-        "connect-src 'self'",
+        "connect-src 'self' " + " ".join(LIVE_RELAYS),
         "worker-src 'self'",
         "manifest-src 'self'",
         "object-src 'none'",

@@ -190,6 +190,46 @@ def runtime_files() -> dict[str, bytes]:
     files["py/app.zip"] = app_zip()
     files.update(lazy_files())
     files.update(page_scripts())
+    files.update(live_files())
+    return files
+
+
+#: live play (issue 22): the pinned Trystero (Nostr strategy), its one dependency, and the
+#: QR encoder, served from ``runtime/live/`` like Pyodide. No bundler: the ES modules are
+#: copied and their bare imports rewritten to the copies' relative paths (an import map
+#: would be an inline script, which the Content-Security-Policy forbids).
+LIVE_IMPORTS = {
+    '"@trystero-p2p/core"': '"./core/index.mjs"',
+    '"@noble/secp256k1"': '"./secp256k1.mjs"',
+}
+
+
+def live_files() -> dict[str, bytes]:
+    """``runtime/live/``: nostr.mjs (imports rewritten), core/*.mjs, secp256k1.mjs, qrcode.mjs."""
+    files: dict[str, bytes] = {}
+    core = NODE / "@trystero-p2p" / "core" / "dist"
+    sources = {
+        "nostr.mjs": NODE / "@trystero-p2p" / "nostr" / "dist" / "index.mjs",
+        "secp256k1.mjs": NODE / "@noble" / "secp256k1" / "index.js",
+        "qrcode.mjs": NODE / "qrcode-generator" / "dist" / "qrcode.mjs",
+    }
+    for name, src in sources.items():
+        if not src.exists():
+            raise BuildError(src, "missing: run `npm ci` first")
+        text = src.read_text(encoding="utf-8")
+        for bare, rel in LIVE_IMPORTS.items():
+            text = text.replace(f"from {bare}", f"from {rel}")
+        text = text.replace("//# sourceMappingURL=index.mjs.map", "")
+        files[f"runtime/live/{name}"] = text.encode()
+    if not core.is_dir():
+        raise BuildError(core, "missing: run `npm ci` first")
+    for src in sorted(core.glob("*.mjs")):
+        text = src.read_text(encoding="utf-8")
+        text = "\n".join(x for x in text.split("\n") if not x.startswith("//# sourceMappingURL="))
+        files[f"runtime/live/core/{src.name}"] = text.encode()
+    for name, data in files.items():
+        if b'from "@' in data:
+            raise BuildError(core, f"{name} still imports a package by name; add it to LIVE_IMPORTS")
     return files
 
 

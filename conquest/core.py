@@ -497,6 +497,29 @@ class Game(ABC, Generic[S, A]):
         """One action from every secret part; raises IllegalAction for a part not allowed."""
         raise NotImplementedError(f"{self.id} has no simultaneous steps")
 
+    # -- live play across devices (issue 22) ----------------------------------------------
+    def redact(self, state: S, seat: int | None) -> S:
+        """The state as ``seat`` may know it (``None``: a spectator): what a live table sends
+        to that seat's device, which plays on it with the same page as hot-seat play.
+
+        Why a state and not only the view: the guest's page runs the same board and
+        controls, which ask the engine for legal actions and views. The contract (tested
+        for every game in ``tests/test_redaction.py``): ``view(redact(s, seat), seat) ==
+        view(s, seat)``; the seat's own legal actions and secret choices are unchanged;
+        the result round-trips through JSON; and it depends on nothing the seat may not
+        know. Default: the state itself, for games whose state holds no secret (secret
+        choices in progress never enter a state: the host keeps them).
+        """
+        return state
+
+    def redact_text(self, before: S, text: str, seat: int | None) -> str:
+        """A log entry (played in ``before``) as ``seat`` may read it; default: as it is.
+
+        A game whose log records something private (a card drawn) masks it here, so the log
+        a guest receives holds no more than its redacted states.
+        """
+        return text
+
     def bot_levels(self) -> dict[str, Callable[[Any], Any]]:
         """The game's own computer players, weakest first: ``{level name: factory(rng) -> Bot}``.
 

@@ -18,6 +18,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    # live play (issue 22): WebRTC between pages on this machine finds its peers by their
+    # local addresses; Chromium otherwise hides them behind mDNS names nobody resolves here
+    "--disable-features=WebRtcHideLocalIpsWithMdns",
 ]
 
 

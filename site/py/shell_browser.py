@@ -153,6 +153,8 @@ class Runner:
         self.audience = False
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
+        #: live play (issue 22): the table or the guest, see live_browser.py
+        self.live: Any = None
 
     # -- errors from handlers go to the message, never to limbo ----------------------------
     def guard(self, fn: Any, *args: Any) -> Any:
@@ -194,6 +196,13 @@ class Runner:
             self.shell.check_slots()
         except Exception as exc:  # noqa: BLE001
             js.console.warn(f"saved games could not be checked: {type(exc).__name__}: {exc}")
+        import live_browser
+
+        self.live = live_browser.attach(self)
+        if self.live.boot():  # a join link: this page is a guest at a live table
+            self.render()
+            frame.ready()
+            return
         params = js.URLSearchParams.new(js.location.search)
         self.as_seat = str(params.get("as") or "") if params.has("as") else ""  # a copy for one player
         if params.has("audience"):
@@ -207,6 +216,7 @@ class Runner:
             opened = self.open_fragment(render=False)
             if not opened and params.get("slot"):
                 self.open_slot(str(params.get("slot")))
+                self.live.resume()  # a live table this game had: open again (the host's reload)
         self.render()
         frame.ready()
 
@@ -219,7 +229,7 @@ class Runner:
         (full or disabled): then the address is where the game is kept.
         """
         frag = str(js.location.hash or "")
-        if len(frag) <= 1 or frame.names_a_place(frag):  # "Skip to content" (#main) is no game link
+        if len(frag) <= 1 or frame.names_a_place(frag) or (self.live is not None and self.live.role == "guest"):
             return False
         if self.page.open_fragment(frag):
             frame.drop_fragment()
@@ -549,6 +559,8 @@ class Runner:
     def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
         dom.mount_id("shell-toast", shell.render_message())
+        if self.live is not None:
+            self.live.mount()
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
         try:
             slots = self.host.store.list(self.game.id)
@@ -556,8 +568,9 @@ class Runner:
             slots = []
         dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
         mark_field_errors(shell.field_errors)
+        guest = self.live is not None and self.live.role == "guest"
         if s is None:
-            setup.hidden = self.audience
+            setup.hidden = self.audience or guest
             game.hidden = not self.audience
             for cid, tree in self.page.render_setup().items():
                 dom.mount_id(cid, tree)
@@ -569,7 +582,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s, shell))  # a campaign's duel, a copy for one player
+        dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         dom.mount_id("shell-handover", handover)
@@ -582,13 +595,18 @@ class Runner:
         for eid, patch in self.page.paint(view).items():
             apply_patch(document.getElementById(eid), patch)
         dom.mount_id("shell-log-box", shell.render_log())
-        dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
+        if guest:  # a guest holds no save: the host's page keeps the game and its links
+            dom.mount_id("shell-links", self.live.links_note())
+        else:
+            dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         dom.mount_id("shell-chart", shell.render_chart(width or 640))
         self.page.after_render()
         self.announce(shell.announcement())
         self.broadcast()
+        if self.live is not None:
+            self.live.after_render()
 
     def announce(self, text: str) -> None:
         """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a

@@ -105,6 +105,10 @@ def conceal(state: State, seat: int | None) -> State:
     return replace(state, hands=tuple(hands), deck=deck)
 
 
+#: a card drawn, as the log reads for every seat but the drawer's (W5)
+MASKED_DRAW = "C?"
+
+
 class WorldGame(Game[State, Action]):
     """World Conquest: 3-6 seats, 42 territories, dice and cards (rulings W1-W9)."""
 
@@ -696,6 +700,18 @@ class WorldGame(Game[State, Action]):
         if state.phase not in _PHASE_TEXT or len(state.owner) != N or len(state.troops) != N:
             raise InvalidAction("state.json", "not a World Conquest state: bad phase or board size")
         return state
+
+    # -- live play: what each device receives (issue 22) --------------------------------------
+    def redact(self, state: State, seat: int | None) -> State:
+        """W5: other hands and the deck's make-up replaced by :func:`conceal`'s stand-in,
+        which is built from what ``seat`` knows only (its hand, the discards, the counts)."""
+        return conceal(state, seat)
+
+    def redact_text(self, before: State, text: str, seat: int | None) -> str:
+        """W5: the kind of a card drawn is the drawer's alone; others read ``C?``."""
+        if text.startswith("C") and (seat is None or seat != before.current):
+            return MASKED_DRAW
+        return text
 
     # -- what the page shows --------------------------------------------------------------------
     def view(self, state: State, player: int | None) -> dict[str, Any]:

@@ -1,0 +1,1081 @@
+"""Live play across devices (issue 22): the table protocol, browser-free.
+
+Why apart from the shell: live play is one more way to reach the same save, not a new one
+(design.md, "Live play across devices"). The host's page keeps its :class:`shell.Session`
+and its slot exactly as in hot-seat play; a :class:`Table` beside it answers the other
+devices. A guest's page runs the same :class:`shell.GamePage` on a :class:`GuestSession`
+whose match mirrors what the host sends (redacted states, ``Game.redact``), so the board
+and controls are the hot-seat ones. Nothing here imports ``js``: the transport is two
+callables (``send(peer, text)`` on the host, ``send(text)`` on a guest), a browser data
+channel in the page (``live_browser.py``) and a fake network in the tests.
+
+Peers are untrusted. Every message from a device is checked in this order: the device's
+rate (a token bucket: a flood is dropped before anything is parsed, so it neither freezes
+the host nor delays the others), its size (bounded before parsing), its JSON and shape,
+then what it asks: a guest acts only for its own seat and only at the present step, a
+spectator for no seat, and the engine refuses what is not legal with its own message.
+A refusal is answered to that device alone and changes nothing.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from shell import HUMAN, Session, ShellError
+from ui import Node, h
+
+from conquest.catalog import load_data
+from conquest.core import ConquestError, Game, GameError
+from conquest.rng import Rng
+from conquest.session import excerpt
+
+__all__ = [
+    "SETTINGS",
+    "LiveError",
+    "MirrorMatch",
+    "GuestSession",
+    "TableSession",
+    "RateLimit",
+    "Table",
+    "Guest",
+    "parse_message",
+    "new_table_keys",
+    "join_fragment",
+    "parse_join_fragment",
+]
+
+#: tunable numbers and the relays (``conquest/data/live.json``; build.py reads the relays too)
+SETTINGS: dict[str, Any] = load_data("live")
+MAX_IN = int(SETTINGS["max_message_chars"])
+MAX_UPDATE = int(SETTINGS["max_update_chars"])
+MAX_NAME = int(SETTINGS["max_name_chars"])
+#: what a guest may send, and the fields each kind carries (shape checks)
+GUEST_KINDS = {"hello", "act", "secret", "claim", "resync", "bye"}
+#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay)
+JOIN_PREFIX = "#live="
+
+
+class LiveError(ShellError):
+    """A refusal of the table (stale step, another seat, a malformed message, …)."""
+
+
+# -- codes and links -------------------------------------------------------------------------
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud on a call
+
+
+def new_table_keys() -> tuple[str, str]:
+    """A short room code people can read aloud, and the table's password (both random).
+
+    Why two: the room code names the meeting place on the relays (they see it, hashed by
+    Trystero); the password encrypts the signalling and travels only in the link's
+    fragment, which browsers never send to any server.
+    """
+    code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(int(SETTINGS["room_code_chars"])))
+    password = secrets.token_urlsafe(int(SETTINGS["password_chars"]) * 3 // 4)[: int(SETTINGS["password_chars"])]
+    return code, password
+
+
+def join_fragment(code: str, password: str) -> str:
+    return f"{JOIN_PREFIX}{code}.{password}"
+
+
+def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
+    """``(code, password)`` from a join link's fragment, or None when it is not one."""
+    if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 200:
+        return None
+    code, _, password = fragment[len(JOIN_PREFIX) :].partition(".")
+    ok = set(_CODE_ALPHABET)
+    if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64):
+        return None
+    if not all(c.isalnum() or c in "-_" for c in password):
+        return None
+    return code, password
+
+
+# -- messages --------------------------------------------------------------------------------
+def parse_message(raw: Any, limit: int = MAX_IN) -> dict[str, Any]:
+    """A message from a device as data: bounded before it is parsed, then shape-checked.
+
+    Raises :class:`LiveError` (code ``live.malformed``) with a note that quotes a short,
+    escaped excerpt; the caller answers the device with it and changes nothing.
+    """
+    if not isinstance(raw, str):
+        raise LiveError("live.malformed", "A message must be text.")
+    if len(raw) > limit:
+        raise LiveError("live.malformed", f"A message of {len(raw):,} characters is over the limit of {limit:,}.")
+    try:
+        msg = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise LiveError("live.malformed", f"Not a message: {excerpt(raw)}.") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+        raise LiveError("live.malformed", f"Not a message: {excerpt(raw)}.")
+    return msg
+
+
+def _int(msg: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    v = msg.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise LiveError("live.malformed", f"The message's {key} must be a whole number {lo}..{hi}, not {excerpt(v, 20)}.")
+    return v
+
+
+def _text(msg: Mapping[str, Any], key: str, limit: int) -> str:
+    v = msg.get(key)
+    if not isinstance(v, str) or len(v) > limit:
+        raise LiveError("live.malformed", f"The message's {key} must be text of at most {limit} characters.")
+    return v
+
+
+def part_to_json(part: Any) -> Any:
+    """A secret part as JSON: plain values as they are, engine values as their text."""
+    if part is None or isinstance(part, (str, int, float, bool)):
+        return part
+    if isinstance(part, (list, tuple)):
+        return [part_to_json(x) for x in part]
+    return str(part)
+
+
+def part_from_json(raw: Any, depth: int = 0) -> Any:
+    """A secret part from a device: only plain values, lists become tuples (the engines'
+    parts), at most 3 levels and 16 items deep; anything else is malformed."""
+    if raw is None or isinstance(raw, (str, int, float, bool)):
+        if isinstance(raw, str) and len(raw) > 200:
+            raise LiveError("live.malformed", "A choice's text is too long.")
+        return raw
+    if isinstance(raw, list) and depth < 3 and len(raw) <= 16:
+        return tuple(part_from_json(x, depth + 1) for x in raw)
+    raise LiveError("live.malformed", f"Not a choice: {excerpt(raw, 40)}.")
+
+
+# -- rate limit ------------------------------------------------------------------------------
+@dataclass
+class RateLimit:
+    """A token bucket per device: ``burst`` messages at once, ``per_second`` after that."""
+
+    burst: float = float(SETTINGS["rate_burst"])
+    per_second: float = float(SETTINGS["rate_per_second"])
+    tokens: float = float(SETTINGS["rate_burst"])
+    at: float | None = None
+    dropped: int = 0
+
+    def allow(self, now_ms: float) -> bool:
+        if self.at is not None:
+            self.tokens = min(self.burst, self.tokens + (now_ms - self.at) / 1000.0 * self.per_second)
+        self.at = now_ms
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.dropped += 1
+        return False
+
+
+# -- the guest's mirror of the host's match ----------------------------------------------------
+class MirrorMatch:
+    """What a guest's page holds of the match: the log and states as its seat may know them.
+
+    The host sends them (redacted per seat); nothing is replayed or drawn here, and there is
+    no save to write: a guest's page never stores the game (the host is the one source).
+    """
+
+    def __init__(self, game: Game[Any, Any], options: Mapping[str, Any]) -> None:
+        self.game = game
+        self.options: dict[str, Any] = dict(options)
+        self.log: list[str] = []
+        self.states: list[Any] = []
+        self.undone: list[tuple[int, tuple[str, ...]]] = []
+        self.rng = Rng(None)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def legal_actions(self) -> list[Any]:
+        return self.game.legal_actions(self.state)
+
+    def outcome(self) -> Any:
+        return self.game.outcome(self.state)
+
+    def save(self) -> Any:
+        raise LiveError("live.guest", "This page plays at a live table: the game is saved on the host's device.")
+
+    def play(self, action: Any) -> Any:
+        raise LiveError("live.guest", "At a live table the host's page plays every step.")
+
+    def undo(self) -> bool:
+        raise LiveError("live.guest", "Only the host can take back a step at a live table.")
+
+    def resolve_chance(self) -> int:
+        return 0
+
+    def truncate(self, length: int) -> None:
+        del self.log[length:]
+        del self.states[length + 1 :]
+
+
+@dataclass
+class GuestSession(Session):
+    """A guest's session: plays its one seat by sending intents to the host.
+
+    ``only_seat`` is the seat (None: a spectator), so the shell's own refusal ("this copy
+    plays for …") answers a tap for another seat before anything is sent.
+    """
+
+    send_intent: Callable[[dict[str, Any]], None] | None = None
+    #: seats whose secret part the host has (never the part itself)
+    chosen: tuple[int, ...] = ()
+    spectator: bool = False
+    #: an intent is on its way to the host: not sent twice
+    pending: int | None = None
+
+    def locked(self) -> bool:
+        """Nothing to play here: a spectator, an earlier step, or another seat's move (the
+        page then shows the waiting state, as for a computer's move)."""
+        seat = self.acting_seat()
+        return self.spectator or self.viewing is not None or (seat is not None and seat != self.only_seat)
+
+    def viewer(self) -> int | None:
+        return self.only_seat
+
+    def needs_handover(self) -> int | None:
+        return None  # every person has their own device
+
+    def bot_to_act(self) -> int | None:
+        return None  # the host's page runs the bots
+
+    def acting_seat(self) -> int | None:
+        state = self.match.state
+        secret = self.game.simultaneous(state)
+        if secret:
+            done = set(self.chosen) | set(self.secret_parts)
+            if self.only_seat in secret and self.only_seat not in done:
+                return self.only_seat
+            return next((s for s in secret if s not in done), None)
+        if self.game.outcome(state) is not None:
+            return None
+        return self.game.to_move(state)
+
+    def _guard(self, check_seat: bool = True) -> None:
+        if self.viewing is not None:
+            raise ShellError("shell.viewing", "You are looking at an earlier step: press “Back to the present” to play.")
+        seat = self.acting_seat()
+        if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
+            raise ShellError(
+                "shell.not-your-seat",
+                f"You play {self.seat_name(self.only_seat)} at this live table; it is {self.seat_name(seat)}'s move.",
+            )
+
+    def _intent_guard(self) -> None:
+        if self.spectator:
+            raise LiveError("live.spectator", "You are watching this table: spectators cannot play.")
+        self._guard()
+
+    def play(self, action: Any) -> None:
+        self._intent_guard()
+        text = action if isinstance(action, str) else self.game.format_action(action)
+        n = len(self.match.log)
+        if self.pending == n:
+            return
+        self.pending = n
+        if self.send_intent is not None:
+            self.send_intent({"t": "act", "step": n, "action": text})
+
+    def give_secret(self, seat: int, part: Any) -> bool:
+        self._intent_guard()
+        if seat != self.only_seat or seat not in self.game.simultaneous(self.match.state):
+            raise LiveError("live.not-secret", "That choice is not asked of you now.")
+        self.secret_parts[seat] = part
+        if self.send_intent is not None:
+            self.send_intent({"t": "secret", "step": len(self.match.log), "part": part_to_json(part)})
+        return False
+
+    def undo(self) -> list[str]:
+        raise LiveError("live.guest", "Only the host can take back a step at a live table.")
+
+
+@dataclass
+class TableSession(Session):
+    """The host's session while a table is open: seats played on other devices are
+    ``remote``; the host's own clicks never play for them, and no hand-over screen is
+    shown for them (their person has their own device)."""
+
+    remote: frozenset[int] = frozenset()
+    #: set while a guest's intent is applied (the host's authority, not its person)
+    by_remote: bool = False
+
+    def local_humans(self) -> list[int]:
+        return [i for i in self.humans() if i not in self.remote]
+
+    def acting_seat(self) -> int | None:
+        """At a secret step: this device's people first, then bots, then other devices,
+        so bots and guests choose at the same time as the host's people."""
+        state = self.match.state
+        secret = self.game.simultaneous(state)
+        if not secret:
+            return super().acting_seat()
+        left = [s for s in secret if s not in self.secret_parts]
+        if not left:
+            return None
+        seats = self.seats()
+        rank = {s: (2 if s in self.remote else (1 if s < len(seats) and seats[s].is_bot else 0)) for s in left}
+        return min(left, key=lambda s: (rank[s], secret.index(s)))
+
+    def locked(self) -> bool:
+        seat = self.acting_seat()
+        return super().locked() or (not self.by_remote and seat is not None and seat in self.remote)
+
+    def viewer(self) -> int | None:
+        if self.mode != "host" or not self.game.hidden_information:
+            return None
+        local = self.local_humans()
+        if not local:
+            return None
+        if len(local) == 1:
+            return local[0]
+        return self.shown_seat if self.shown_seat in local else None
+
+    def needs_handover(self) -> int | None:
+        seat = self.acting_seat()
+        if seat is not None and seat in self.remote:
+            return None
+        if len(self.local_humans()) < 2:
+            return None
+        return super().needs_handover()
+
+    def bot_to_act(self) -> int | None:
+        seat = self.acting_seat()
+        if seat is not None and seat in self.remote:
+            return None
+        return super().bot_to_act()
+
+    def _guard(self, check_seat: bool = True) -> None:
+        super()._guard(check_seat)
+        seat = self.acting_seat()
+        if check_seat and not self.by_remote and seat is not None and seat in self.remote:
+            raise LiveError("live.remote-seat", f"It is {self.seat_name(seat)}'s move, on their own device.")
+
+    def give_secret(self, seat: int, part: Any) -> bool:
+        if seat in self.remote and not self.by_remote:
+            raise LiveError("live.remote-seat", f"{self.seat_name(seat)} chooses on their own device.")
+        return super().give_secret(seat, part)
+
+
+def adopt(session: Session, cls: type[Session], **extra: Any) -> Session:
+    """The same session as another class (all its fields kept): a table opened or closed."""
+    from dataclasses import fields
+
+    base = {f.name: getattr(session, f.name) for f in fields(Session)}
+    return cls(**base, **extra)
+
+
+# -- the host's table ----------------------------------------------------------------------------
+@dataclass
+class Device:
+    """A device at the table, known by the random token it keeps (so a reload rejoins)."""
+
+    token: str
+    name: str
+    peer: str | None = None
+    seat: int | None = None
+    limit: RateLimit = field(default_factory=RateLimit)
+    #: the host's log texts this device has been sent (a prefix of the log, or older)
+    synced: list[str] | None = None
+    sent_meta: Any = None
+    noted_at: float = -1e18
+
+    @property
+    def connected(self) -> bool:
+        return self.peer is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"token": self.token, "name": self.name, "seat": self.seat}
+
+
+class Table:
+    """The host's side of a live table: the one authority (design.md).
+
+    ``send(peer, text)`` delivers to one device. The host's session must be a
+    :class:`TableSession`; ``seats_of_devices`` keeps which seat each device plays, by the
+    device's token, so a reload of either side finds its seat again.
+    """
+
+    def __init__(self, shell: Any, send: Callable[[str, str], None], code: str, password: str) -> None:
+        self.shell = shell
+        self.send = send
+        self.code = code
+        self.password = password
+        self.devices: dict[str, Device] = {}
+        self.peers: dict[str, str] = {}  # peer id -> token
+        self.open = True
+        #: messages parsed (for the flood test: a flood is dropped before parsing)
+        self.parsed = 0
+        self.log_notes: list[str] = []  # what the host is told (joins, refusals)
+        self._kept: set[int] | None = None
+        #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
+        #: second device of the same seat costs no engine work (checked by identity)
+        self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
+        self.sync_session()
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def session(self) -> TableSession:
+        s = self.shell.session
+        assert isinstance(s, TableSession), "the host's session must be a TableSession"
+        return s
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.shell.game
+
+    def sync_session(self) -> None:
+        """Make the host's session a TableSession whose remote seats are the devices' seats."""
+        s = self.shell.session
+        if s is None:
+            return
+        if not isinstance(s, TableSession):
+            s = adopt(s, TableSession)
+            self.shell.session = s
+        s.remote = frozenset(d.seat for d in self.devices.values() if d.seat is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
+        return {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
+                "kept": None if self._kept is None else sorted(self._kept)}
+
+    def restore(self, obj: Mapping[str, Any]) -> None:
+        for d in obj.get("devices", []):
+            if isinstance(d, Mapping) and isinstance(d.get("token"), str) and isinstance(d.get("name"), str):
+                seat = d.get("seat")
+                self.devices[d["token"]] = Device(d["token"], d["name"][:MAX_NAME],
+                                                  seat=seat if isinstance(seat, int) else None)
+        kept = obj.get("kept")
+        self._kept = {x for x in kept if isinstance(x, int)} if isinstance(kept, list) else None
+        self.sync_session()
+
+    def free_seats(self) -> list[int]:
+        """Human seats no device plays and the host's people do not keep: ``keep``."""
+        s = self.session
+        taken = {d.seat for d in self.devices.values() if d.seat is not None}
+        return [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in taken and i not in self.kept()]
+
+    def kept(self) -> set[int]:
+        """Seats the host's own device keeps: by default its first human seat; the host
+        may open it to guests (``release``) or take seats back (``assign(seat, None)``)."""
+        s = self.session
+        taken = {d.seat for d in self.devices.values() if d.seat is not None}
+        local = [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in taken]
+        if self._kept is None:
+            return set(local[:1])
+        return self._kept & set(local)
+
+    def release(self, seat: int) -> None:
+        """The host's device gives up ``seat``: a guest may take it."""
+        self._kept = self.kept() - {seat}
+        self.save_table()
+        self.sync(meta_only=True)
+
+    # -- the transport's events ---------------------------------------------------------
+    def connected(self, peer: str) -> None:
+        """A peer joined the room: tell it who the host is (it answers with hello)."""
+        self._send(peer, {"t": "host", "game": self.game.id, "code": self.code})
+
+    def disconnected(self, peer: str) -> None:
+        token = self.peers.pop(peer, None)
+        if token is not None and token in self.devices:
+            d = self.devices[token]
+            d.peer = None
+            d.synced = None
+            self.note(f"{d.name} disconnected; their seat waits for them.")
+            self.sync(meta_only=True)
+
+    def receive(self, peer: str, raw: Any, now_ms: float) -> None:
+        """One message from a device: rate, size, JSON, shape, then what it asks."""
+        token = self.peers.get(peer)
+        device = self.devices.get(token) if token else None
+        limit = device.limit if device is not None else self._stranger_limit(peer)
+        if not limit.allow(now_ms):
+            if device is not None and now_ms - device.noted_at > 1000:
+                device.noted_at = now_ms
+                self._refuse(peer, LiveError("live.flood", "Too many messages: some were dropped. Slow down."))
+            return
+        self.parsed += 1
+        try:
+            msg = parse_message(raw)
+            kind = msg["t"]
+            if kind not in GUEST_KINDS:
+                raise LiveError("live.malformed", f"Unknown message kind {excerpt(kind, 20)}.")
+            if not self.open:
+                raise LiveError("live.closed", "The host closed this table.")
+            if kind == "hello":
+                self._hello(peer, msg)
+                return
+            if device is None:
+                raise LiveError("live.unknown", "Say hello first: this device has not joined the table.")
+            if kind == "bye":
+                self.disconnected(peer)
+            elif kind == "resync":
+                device.synced = None
+                self.sync_device(device)
+            elif kind == "claim":
+                self._claim(device, msg)
+            elif kind == "act":
+                self._act(device, msg)
+            elif kind == "secret":
+                self._secret(device, msg)
+        except ConquestError as exc:
+            self._refuse(peer, exc)
+            if device is not None:
+                self.sync_device(device)  # the device is put back to the present
+
+    def _stranger_limit(self, peer: str) -> RateLimit:
+        if not hasattr(self, "_strangers"):
+            self._strangers: dict[str, RateLimit] = {}
+        if len(self._strangers) > 256:
+            self._strangers.clear()
+        return self._strangers.setdefault(peer, RateLimit())
+
+    # -- what devices ask -----------------------------------------------------------------
+    def _hello(self, peer: str, msg: Mapping[str, Any]) -> None:
+        token = _text(msg, "device", 64)
+        if len(token) < 16:
+            raise LiveError("live.malformed", "A device's token must be at least 16 characters.")
+        name = " ".join(_text(msg, "name", 200).split())[:MAX_NAME] or "Guest"
+        want = msg.get("want")
+        device = self.devices.get(token)
+        if device is None:
+            if len(self.devices) >= 32:
+                raise LiveError("live.full", "This table is full.")
+            device = Device(token, name)
+            self.devices[token] = device
+            self.note(f"{name} joined the table.")
+        else:
+            old = device.peer
+            if old is not None and old != peer:
+                self.peers.pop(old, None)
+            device.name = name
+            self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
+        if device.peer != peer:
+            device.synced = None  # a new connection (a reload): everything again
+        device.peer = peer
+        self.peers[peer] = token
+        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and want in self.free_seats():
+            device.seat = want
+            self.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
+        self.save_table()
+        self.sync_session()
+        self.sync()
+
+    def _claim(self, device: Device, msg: Mapping[str, Any]) -> None:
+        raw = msg.get("seat")
+        if raw is None:
+            device.seat = None
+            self.note(f"{device.name} now watches.")
+        else:
+            seat = _int(msg, "seat", 0, 15)
+            if seat != device.seat and seat not in self.free_seats():
+                raise LiveError("live.seat-taken", f"{self.session.seat_name(seat)}'s seat is not free.")
+            device.seat = seat
+            self.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
+        self.save_table()
+        self.sync_session()
+        self.sync()
+
+    def _present(self, device: Device, msg: Mapping[str, Any]) -> int:
+        """The device's seat, if the message was sent at the present step; else refused."""
+        if device.seat is None:
+            raise LiveError("live.spectator", "You are watching this table: spectators cannot play.")
+        n = len(self.session.match.log)
+        step = _int(msg, "step", 0, 10**9)
+        if step != n:
+            raise LiveError(
+                "live.stale",
+                f"That was sent at step {step}, but the game is at step {n} now: nothing was changed. "
+                "Your screen is up to date again.",
+            )
+        if self.session.viewing is not None:
+            self.session.viewing = None
+        return device.seat
+
+    def _act(self, device: Device, msg: Mapping[str, Any]) -> None:
+        seat = self._present(device, msg)
+        text = _text(msg, "action", 200)
+        s = self.session
+        mover = s.acting_seat()
+        if self.game.simultaneous(s.match.state):
+            raise LiveError("live.secret", "Everyone chooses in secret now: send a choice, not a move.")
+        if mover != seat:
+            raise LiveError(
+                "live.not-your-seat",
+                f"It is {s.seat_name(mover)}'s move, not {s.seat_name(seat)}'s: nothing was changed."
+                if mover is not None else "Nobody moves now: nothing was changed.",
+            )
+        try:
+            action = self.game.parse_action(text)
+        except GameError as exc:
+            raise LiveError(exc.code, exc.message) from None
+        s.by_remote = True
+        try:
+            s.play(action)  # the engine's refusal (its own message) propagates; nothing changed
+        finally:
+            s.by_remote = False
+        self.after_change()
+
+    def _secret(self, device: Device, msg: Mapping[str, Any]) -> None:
+        seat = self._present(device, msg)
+        s = self.session
+        secret = self.game.simultaneous(s.match.state)
+        if seat not in secret:
+            raise LiveError("live.not-secret", "No secret choice is asked of you now.")
+        if seat in s.secret_parts:
+            raise LiveError("live.chosen", "You have already chosen; the others are choosing.")
+        part = part_from_json(msg.get("part"))
+        # the part alone is checked now (with any allowed part for the others), so a bad one
+        # is refused to its sender and never costs another seat its choice
+        probe = {x: (s.secret_parts.get(x) if x in s.secret_parts else _any_part(self.game, s.match.state, x))
+                 for x in secret}
+        probe[seat] = part
+        self.game.join_secret(s.match.state, probe)
+        s.by_remote = True
+        try:
+            done = s.give_secret(seat, part)
+        finally:
+            s.by_remote = False
+        if done:
+            self.after_change()
+        else:
+            self.sync(meta_only=True)
+
+    def after_change(self) -> None:
+        """A guest's step was played: the host's page saves and everyone is sent the news."""
+        self.shell.after_change()
+        self.sync()
+        self.shell.host.rerender()
+
+    # -- the host's own controls ------------------------------------------------------------
+    def assign(self, seat: int, token: str | None) -> None:
+        """Move a seat to a device (``token``), or back to this device (None)."""
+        for d in self.devices.values():
+            if d.seat == seat:
+                d.seat = None
+        if token is not None:
+            d = self.devices.get(token)
+            if d is None:
+                raise LiveError("live.unknown", "That device is not at the table.")
+            d.seat = seat
+        else:
+            self._kept = self.kept() | {seat}
+        self.save_table()
+        self.sync_session()
+        self.sync()
+
+    def make_bot(self, seat: int, level: str) -> None:
+        """A seat is played by a computer from now on (e.g. someone had to leave)."""
+        s = self.session
+        raw = s.match.options.get("seats")
+        if not isinstance(raw, list) or not 0 <= seat < len(raw) or not isinstance(raw[seat], Mapping):
+            raise LiveError("live.no-bot", "This game's seats cannot be given to the computer here.")
+        for d in self.devices.values():
+            if d.seat == seat:
+                d.seat = None
+        seats = [dict(x) for x in raw]
+        if level == HUMAN:
+            seats[seat].pop("bot", None)
+        else:
+            seats[seat]["bot"] = level
+        s.match.options["seats"] = seats
+        self.save_table()
+        self.sync_session()
+        self.shell.after_change()
+        self.sync()
+
+    def close(self) -> None:
+        self.open = False
+        for d in self.devices.values():
+            if d.peer is not None:
+                self._send(d.peer, {"t": "closed"})
+        self.shell.session = adopt(self.session, Session)
+
+    def note(self, text: str) -> None:
+        self.log_notes = [*self.log_notes[-19:], text]
+
+    def save_table(self) -> None:
+        saver = getattr(self, "saver", None)
+        if callable(saver):
+            saver(self.to_json())
+
+    # -- sending -------------------------------------------------------------------------------
+    def _send(self, peer: str, msg: Mapping[str, Any]) -> None:
+        self.send(peer, json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+
+    def _refuse(self, peer: str, exc: Exception) -> None:
+        message = exc.message if isinstance(exc, ConquestError) else "The host could not use that message."
+        code = exc.code if isinstance(exc, ConquestError) else "live.error"
+        self._send(peer, {"t": "refused", "code": code, "message": message})
+
+    def meta(self, device: Device) -> dict[str, Any]:
+        s = self.session
+        seats = []
+        for i, seat in enumerate(s.seats()):
+            d = next((x for x in self.devices.values() if x.seat == i), None)
+            seats.append({
+                "name": seat.name,
+                "colour": seat.colour,
+                "bot": seat.is_bot,
+                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else "free")),
+                "device": d.name if d is not None else None,
+                "connected": d.connected if d is not None else True,
+            })
+        secret = self.game.simultaneous(s.match.state)
+        return {
+            "seats": seats,
+            "you": device.seat,
+            "chosen": [x for x in secret if x in s.secret_parts],
+            "watching": sum(1 for d in self.devices.values() if d.seat is None and d.connected),
+        }
+
+    def _redact_json(self, state: Any, index: int, seat: int | None) -> Any:
+        """A state as ``seat`` may know it, as JSON (cached: a state never changes)."""
+        key = (index, seat)
+        hit = self._redacted.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        g = self.game
+        value = g.state_to_json(g.redact(state, seat))
+        self._redacted[key] = (state, value)
+        return value
+
+    def sync(self, meta_only: bool = False) -> None:
+        """Send every connected device what changed since it was last sent anything."""
+        if not self.open:
+            return
+        for d in list(self.devices.values()):
+            if d.peer is not None:
+                self.sync_device(d, meta_only=meta_only)
+
+    def sync_device(self, d: Device, meta_only: bool = False) -> None:
+        """One device's update: the log and states it lacks, redacted for its seat.
+
+        A device whose seat changed (claimed, moved, given to the computer) is sent
+        everything again: what it holds was redacted for its old seat."""
+        if d.peer is None:
+            return
+        if d.synced is not None and d.sent_meta is not None and d.sent_meta.get("you") != d.seat:
+            d.synced = None
+        s = self.session
+        m = s.match
+        log = m.log
+        seat = d.seat
+        base = 0
+        if d.synced is not None and not meta_only:
+            while base < min(len(d.synced), len(log)) and d.synced[base] == log[base]:
+                base += 1
+        meta = self.meta(d)
+        if meta_only and d.synced is not None:
+            if meta != d.sent_meta:
+                d.sent_meta = meta
+                self._send(d.peer, {"t": "meta", **meta})
+            return
+        if d.synced is not None and base == len(log) == len(d.synced) and meta == d.sent_meta:
+            return
+        g = self.game
+        msg: dict[str, Any] = {
+            "t": "sync",
+            "base": base,
+            "log": [g.redact_text(m.states[i], log[i], seat) for i in range(base, len(log))],
+            "states": [self._redact_json(m.states[i], i, seat) for i in range(base if base == 0 else base + 1, len(log) + 1)],
+            "undone": [[at, [_mask_undone(g, m, at, t, seat) for t in texts]] for at, texts in m.undone],
+            **meta,
+        }
+        if base == 0:
+            msg["options"] = _public_options(m.options)
+            msg["game"] = g.id
+        d.synced = list(log)
+        d.sent_meta = meta
+        self._send(d.peer, msg)
+
+
+def _any_part(game: Game[Any, Any], state: Any, seat: int) -> Any:
+    choices = game.secret_choices(state, seat)
+    return choices[0] if choices else None
+
+
+def _mask_undone(game: Game[Any, Any], match: Any, at: int, text: str, seat: int | None) -> str:
+    """A chance result taken back by an undo, as ``seat`` may read it (W5: a card's kind)."""
+    if at < len(match.states):
+        try:
+            return game.redact_text(match.states[at], text, seat)
+        except Exception:  # noqa: BLE001 - masking must never fail open
+            return "?"
+    return text if not game.hidden_information else "?"
+
+
+def _public_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a guest needs (seats, rules); the set-up seed is only for replays."""
+    return {k: v for k, v in options.items() if k != "seed"}
+
+
+# -- the guest's side -----------------------------------------------------------------------------
+class Guest:
+    """A guest's page at a live table: hello, the host's updates, intents.
+
+    ``send(text)`` delivers to the host's peer. ``shell.session`` becomes a
+    :class:`GuestSession` at the first update; the page renders it like any session.
+    """
+
+    def __init__(self, shell: Any, send: Callable[[str], None], token: str, name: str = "") -> None:
+        self.shell = shell
+        self.send = send
+        self.token = token
+        self.name = name
+        self.want: int | None = None
+        self.host_peer: str | None = None
+        self.meta: dict[str, Any] = {}
+        self.closed = False
+        self.refusals: list[str] = []
+        self.received = 0
+        self.failures = 0
+
+    @property
+    def session(self) -> GuestSession | None:
+        s = self.shell.session
+        return s if isinstance(s, GuestSession) else None
+
+    def _send(self, msg: Mapping[str, Any]) -> None:
+        self.send(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+
+    def hello(self) -> None:
+        self._send({"t": "hello", "device": self.token, "name": self.name, "want": self.want})
+
+    def host_seen(self, peer: str) -> bool:
+        """A peer says it is the host: the latest one is taken (a host that reloads comes
+        back under a new peer id, maybe before its old one is seen to leave)."""
+        self.host_peer = peer
+        return True
+
+    def host_left(self, peer: str) -> None:
+        if peer == self.host_peer:
+            self.host_peer = None
+
+    def claim(self, seat: int | None) -> None:
+        self._send({"t": "claim", "seat": seat})
+
+    def receive(self, peer: str, raw: Any) -> None:
+        """A message from a peer: only the host's are taken; a bad one is noted, never fatal."""
+        try:
+            msg = parse_message(raw, MAX_UPDATE)
+        except LiveError as exc:
+            self.shell.say(f"A message from the host could not be read: {exc.message}", "error")
+            return
+        kind = msg.get("t")
+        if kind == "host":
+            if self.host_seen(peer):
+                self.hello()
+            return
+        if peer != self.host_peer:
+            return  # only the host speaks to guests
+        self.received += 1
+        try:
+            if kind == "sync":
+                self._sync(msg)
+            elif kind == "meta":
+                self._meta(msg)
+            elif kind == "refused":
+                text = str(msg.get("message", ""))[:400]
+                self.refusals.append(text)
+                self.shell.say(text, "error")
+                s = self.session
+                if s is not None:
+                    s.pending = None
+                    s.secret_parts.clear()
+            elif kind == "closed":
+                self.closed = True
+                s = self.session
+                if s is not None:
+                    s.spectator = True
+                self.shell.say("The host closed the table. The game stays on the host's device.", "notice")
+        except (GameError, LiveError, KeyError, TypeError, ValueError, IndexError) as exc:
+            self.failures += 1
+            self.shell.say(f"An update from the host could not be used ({type(exc).__name__}: {exc}).", "error")
+            if self.failures <= 3:  # ask again, a few times, never in a loop
+                self._send({"t": "resync"})
+
+    def _meta(self, msg: Mapping[str, Any]) -> None:
+        self.meta = {k: msg.get(k) for k in ("seats", "you", "chosen", "watching")}
+        s = self.session
+        if s is None:
+            return
+        you = msg.get("you")
+        s.only_seat = you if isinstance(you, int) else None
+        s.spectator = s.only_seat is None or self.closed
+        chosen = msg.get("chosen")
+        s.chosen = tuple(x for x in chosen if isinstance(x, int)) if isinstance(chosen, list) else ()
+
+    def _sync(self, msg: Mapping[str, Any]) -> None:
+        """The host's update: from step ``base`` on, the log and states (redacted for this
+        seat). Everything is read and checked before anything on screen changes."""
+        game = self.shell.game
+        base = msg["base"]
+        log, states = msg["log"], msg["states"]
+        if not isinstance(base, int) or not isinstance(log, list) or not isinstance(states, list):
+            raise LiveError("live.malformed", "bad update")
+        texts = [str(t)[:200] for t in log]
+        values = [game.state_from_json(raw) for raw in states]
+        undone = [(int(at), tuple(str(t) for t in ts)) for at, ts in msg.get("undone", [])]
+        s = self.session
+        if base == 0:
+            if msg.get("game") != game.id or len(values) != len(texts) + 1:
+                raise LiveError("live.malformed", "The host's update does not fit this page.")
+            match = MirrorMatch(game, msg.get("options") or {})
+            match.log, match.states, match.undone = texts, values, undone
+            s = GuestSession(match, None, "guest", send_intent=self._send)
+            self.shell.session = s
+            self._meta(msg)
+            if self.shell.page is not None:
+                self.shell.page.reset()
+                self.shell.page.opened()
+            self.shell.clear_message()
+            self.failures = 0
+            return
+        if s is None or base > len(s.match.log) or len(values) != len(texts):
+            raise LiveError("live.malformed", "The host's update does not follow this page's.")
+        s.match.truncate(base)
+        s.match.log.extend(texts)
+        s.match.states.extend(values)
+        s.match.undone = undone
+        s.pending = None
+        if texts or base < len(s.match.log) - len(texts):
+            s.secret_parts.clear()
+            if s.viewing is not None and s.viewing > len(s.match.log):
+                s.viewing = None
+            if self.shell.page is not None:
+                self.shell.page.reset()
+            self.shell.clear_message()
+        self._meta(msg)
+        self.failures = 0
+
+
+def device_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+# -- renderers: the live panel ------------------------------------------------------------------
+def qr_svg(modules: Sequence[Sequence[bool]], label: str) -> Node:
+    """A QR code as one SVG path (modules from the pinned encoder; drawn here, no network)."""
+    from ui import svg
+
+    n = len(modules)
+    d = "".join(f"M{c + 4} {r + 4}h1v1h-1z" for r, row in enumerate(modules) for c, on in enumerate(row) if on)
+    return svg("svg", svg("title", label), svg("rect", x=0, y=0, width=n + 8, height=n + 8, fill="#fff"),
+               svg("path", d=d, fill="#000"), viewBox=f"0 0 {n + 8} {n + 8}", role="img",
+               aria_label=label, cls="live-qr", id="live-qr")
+
+
+PRIVACY = (
+    "How it works: the devices talk directly (WebRTC). To find each other they post encrypted "
+    "notes on public Nostr relays: a relay sees that devices meet under a scrambled room name, "
+    "when, and their IP addresses, never the game (the password in the link encrypts it, and "
+    "the part of a link after # is never sent to any server). Every device at the table sees "
+    "the other devices' IP addresses."
+)
+NO_CONNECTION = (
+    "No connection to the host yet. Some networks (mobile carriers, offices) block direct "
+    "connections between devices: then enter a TURN server under Settings, or play by links "
+    "instead (the host sends the host link after each turn)."
+)
+
+
+def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable[..., Any],
+                      levels: Sequence[str]) -> Node:
+    """The host's table: join link, QR code, room code; seats and devices; Close."""
+    s = table.session
+    rows = []
+    devices = list(table.devices.values())
+    for i, seat in enumerate(s.seats()):
+        d = next((x for x in devices if x.seat == i), None)
+        if seat.is_bot:
+            where = "the computer"
+        elif d is not None:
+            where = f"{d.name}'s device" + ("" if d.connected else " (disconnected, waiting)")
+        elif i in table.kept():
+            where = "this device"
+        else:
+            where = "open: a guest may take it"
+        free = d is None and not seat.is_bot and i not in table.kept()
+        options = [h("option", "This device", value="", selected=d is None and not seat.is_bot and not free),
+                   h("option", "Open: a guest may take it", value="open", selected=free)]
+        options += [h("option", f"{x.name}'s device", value=x.token, selected=x is d) for x in devices]
+        options += [h("option", f"Computer ({lv})", value=f"bot:{lv}", selected=seat.is_bot and seat.who == lv) for lv in levels]
+        rows.append(h(
+            "li",
+            h("span", cls="swatch", style=f"background:{seat.colour}", aria_hidden="true"),
+            h("strong", seat.name), " — ", h("span", where, cls="live-where"),
+            h("label", f"Who plays {seat.name}: ",
+              h("select", *options, id=f"live-seat-{i}", cls="live-seat-select",
+                on_change=lambda ev, k=i: on("seat", k, ev.value))),
+            data_seat=str(i), cls="live-seat",
+        ))
+    watchers = [d for d in devices if d.seat is None]
+    return h(
+        "div",
+        h("h2", "Live table"),
+        h("p", "Friends open this link (or scan the code) on their own device, pick a free seat and play. "
+               "Each device sees only what its seat may see.", cls="muted"),
+        h("div",
+          h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
+          h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
+          h("span", join_url, cls="url", id="live-join-url"),
+          cls="live-join"),
+        qr,
+        h("ul", *rows, id="live-seats", cls="live-seats", aria_label="Seats at the live table"),
+        h("p", f"Watching: {', '.join(d.name + ('' if d.connected else ' (gone)') for d in watchers)}"
+          if watchers else "Nobody is watching.", cls="muted", id="live-watchers"),
+        h("ul", *[h("li", t) for t in table.log_notes[-5:]], cls="live-notes muted", aria_live="polite"),
+        h("button", "Close the table", type="button", id="live-close", cls="secondary",
+          on_click=lambda ev: on("close")),
+        h("p", PRIVACY, cls="muted live-privacy"),
+        id="live-panel-inner", cls="live-panel",
+    )
+
+
+def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any]) -> Node:
+    """A guest's table: connection, seat (pick a free one), name; what peers see."""
+    meta = guest.meta
+    seats = meta.get("seats") or []
+    you = meta.get("you")
+    parts: list[Any] = [h("h2", "Live table")]
+    if guest.closed:
+        parts.append(h("p", "The host closed the table.", id="live-status"))
+    elif not connected:
+        parts.append(h("p", NO_CONNECTION if failed else "Connecting to the host…", id="live-status",
+                       cls="error" if failed else "muted", role="status"))
+    else:
+        who = seats[you]["name"] if isinstance(you, int) and 0 <= you < len(seats) else None
+        parts.append(h("p", f"Connected. You play {who}." if who else "Connected. You are watching.",
+                       id="live-status", role="status"))
+    parts.append(h("label", "Your name ",
+                   h("input", type="text", id="live-name", maxlength=str(MAX_NAME), value=guest.name,
+                     autocomplete="nickname", on_change=lambda ev: on("name", ev.value))))
+    buttons = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, Mapping):
+            continue
+        if seat.get("where") == "free":
+            buttons.append(h("button", f"Play {seat.get('name', '')}", type="button", cls="live-take",
+                             data_take=str(i), on_click=lambda ev, k=i: on("claim", k)))
+    if buttons and not isinstance(you, int):
+        parts.append(h("div", h("p", "Free seats:"), *buttons, id="live-free", cls="live-free"))
+    if isinstance(you, int):
+        parts.append(h("button", "Watch instead", type="button", cls="small secondary", id="live-watch",
+                       on_click=lambda ev: on("claim", None)))
+    listing = [
+        h("li", h("span", cls="swatch", style=f"background:{x.get('colour', '#888')}", aria_hidden="true"),
+          f"{x.get('name', '')}: " + ("computer" if x.get("bot") else
+                                     (f"{x.get('device')}'s device" + ("" if x.get("connected") else " (away)"))
+                                     if x.get("device") else ("the host's device" if x.get("where") == "host" else "free")))
+        for x in seats if isinstance(x, Mapping)
+    ]
+    parts.append(h("ul", *listing, cls="live-seats", id="live-seats"))
+    parts.append(h("p", PRIVACY, cls="muted live-privacy"))
+    return h("div", *parts, id="live-panel-inner", cls="live-panel")

@@ -1,0 +1,417 @@
+"""The live table's protocol in CPython (issue 22): the host's message handling (accept,
+refuse, redact, rejoin) with a fake network, hostile guests included.
+
+Each device is a real page (``site/games/<id>.py``) on the real shell with a fake host;
+the network is a queue of texts, so what a guest receives is exactly what its page reads.
+"""
+from __future__ import annotations
+
+import json
+
+from campaign import CampaignPage
+from live import Guest, GuestSession, Table, TableSession, device_token
+from page_host import FakeHost, make_page
+from reign import ReignPage
+from shell import GamePage, Shell
+from world import WorldPage
+
+from conquest.core import GameError, get_game
+from conquest.rng import Rng
+from conquest.session import Match
+
+WORLD = get_game("world")
+
+
+class Net:
+    """Texts between one host and its guests, delivered in order by :meth:`run`."""
+
+    def __init__(self, host_shell: Shell, clock: FakeHost) -> None:
+        self.q: list[tuple[str, str, str]] = []
+        self.table = Table(host_shell, lambda peer, text: self.q.append(("host", peer, text)), "ABCDEFGH", "p" * 22)
+        self.clock = clock
+        self.guests: dict[str, Guest] = {}
+        self.inbox: dict[str, list[str]] = {}
+        self.down: set[str] = set()
+
+    def join(self, peer: str, page_class: type[GamePage], name: str, want: int | None,
+             token: str | None = None) -> Guest:
+        shell, _, _ = make_page(page_class)
+        guest = Guest(shell, lambda text, p=peer: self.q.append((p, "host", text)), token or device_token(), name)
+        guest.want = want
+        self.guests[peer] = guest
+        self.inbox[peer] = []
+        self.table.connected(peer)
+        self.run()
+        return guest
+
+    def leave(self, peer: str) -> None:
+        self.down.add(peer)
+        self.table.disconnected(peer)
+
+    def run(self) -> None:
+        while self.q:
+            src, dst, text = self.q.pop(0)
+            if src in self.down or dst in self.down:
+                continue
+            if dst == "host":
+                self.table.receive(src, text, self.clock.clock())
+            else:
+                self.inbox[dst].append(text)
+                self.guests[dst].receive("host", text)
+
+
+def world_host(**who: str) -> tuple[Shell, FakeHost]:
+    shell, _, host = make_page(WorldPage)
+    fields = {
+        "seat-count": "3", "order": "fixed",
+        "seat-name-0": "Ann", "seat-colour-0": "#e69f00", "seat-who-0": "human",
+        "seat-name-1": "Bob", "seat-colour-1": "#56b4e9", "seat-who-1": "human",
+        "seat-name-2": "Cy", "seat-colour-2": "#009e73", "seat-who-2": "human",
+    }
+    fields.update(who)
+    assert shell.start(fields) is not None, shell.message
+    return shell, host
+
+
+def device_of(net: Net, seat: int) -> Shell | None:
+    """The shell that plays ``seat``: a guest's, or None for the host."""
+    for peer, g in net.guests.items():
+        if peer in net.down:
+            continue
+        s = g.session
+        if s is not None and s.only_seat == seat:
+            return g.shell
+    return None
+
+
+def play_steps(net: Net, host_shell: Shell, rng: Rng, steps: int) -> None:
+    """Whoever is to move plays a random legal action on their own device."""
+    for _ in range(steps):
+        hs = host_shell.session
+        assert hs is not None
+        if WORLD.outcome(hs.match.state) is not None:
+            return
+        seat = hs.acting_seat()
+        shell = device_of(net, seat) if seat is not None else None
+        if shell is None:
+            who = hs.needs_handover()
+            if who is not None:  # several people at the host's device: the hand-over first
+                host_shell.ready(who)
+            actions = WORLD.legal_actions(hs.match.state)
+            assert host_shell.play(actions[rng.below(len(actions))]), host_shell.message
+            net.table.sync()
+        else:
+            gs = shell.session
+            assert gs is not None
+            # the guest's controls list the same actions from its redacted state
+            mine = WORLD.legal_actions(gs.match.state)
+            assert mine == WORLD.legal_actions(hs.match.state)
+            before = len(hs.match.log)
+            net.clock.advance(150)  # a person taps a few times a second at most
+            assert shell.play(mine[rng.below(len(mine))]), shell.message
+            net.run()
+            assert len(hs.match.log) > before, [g.refusals for g in net.guests.values()]
+        net.run()
+
+
+def test_world_live_each_device_receives_only_its_seat() -> None:
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    cy = net.join("peer-c", WorldPage, "Cy", 2)
+    assert isinstance(host_shell.session, TableSession)
+    assert host_shell.session.remote == {1, 2}
+    play_steps(net, host_shell, Rng(7), 400)
+    hs = host_shell.session
+    for guest, seat in ((bob, 1), (cy, 2)):
+        gs = guest.session
+        assert isinstance(gs, GuestSession) and gs.only_seat == seat
+        # the guest's page holds exactly the host's states as its seat may know them
+        assert gs.match.log == [WORLD.redact_text(hs.match.states[i], t, seat) for i, t in enumerate(hs.match.log)]
+        assert gs.match.states == [WORLD.redact(st, seat) for st in hs.match.states]
+        assert gs.view() == WORLD.view(hs.match.state, seat)
+        # no other seat's card kind in anything it received: every state it was sent is the
+        # stand-in, which depends on public counts only, and others' draws read "C?"
+        for raw in net.inbox[f"peer-{'b' if seat == 1 else 'c'}"]:
+            msg = json.loads(raw)
+            for st in msg.get("states", []):
+                got = WORLD.state_from_json(st)
+                assert WORLD.redact(got, seat) == got
+        drawn_by_others = [t for i, t in enumerate(hs.match.log) if t.startswith("C") and hs.match.states[i].current != seat]
+        assert drawn_by_others, "the game must reach cards drawn by others"
+        assert all(t == "C?" for i, t in enumerate(gs.match.log) if hs.match.log[i].startswith("C") and hs.match.states[i].current != seat)
+        # and its page never stored anything
+        assert guest.shell.host.store.list() == []
+
+
+def test_refused_intents_are_answered_with_a_message_and_change_nothing() -> None:
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    hs = host_shell.session
+    assert hs is not None
+    # the claim: Ann (the host's seat) first
+    mover = hs.acting_seat()
+    assert mover != 1
+    n = len(hs.match.log)
+    log = list(hs.match.log)
+    # another seat's move, sent anyway (the guest's shell refuses before sending; a hostile one sends)
+    bob.send(json.dumps({"t": "act", "step": n, "action": str(WORLD.legal_actions(hs.match.state)[0])}))
+    net.run()
+    assert "Ann's move, not Bob's" in bob.refusals[-1]
+    # the guest's own page refuses it too, with the shell's words
+    assert not bob.shell.play(WORLD.legal_actions(bob.session.match.state)[0])
+    assert "it is Ann's move" in bob.shell.message[1]
+    # Ann plays; Bob's turn comes; a stale step and an illegal action are refused
+    while hs.acting_seat() != 1:
+        actions = WORLD.legal_actions(hs.match.state)
+        assert host_shell.play(actions[0])
+        net.table.sync()
+        net.run()
+    n = len(hs.match.log)
+    log = list(hs.match.log)
+    bob.send(json.dumps({"t": "act", "step": n - 1, "action": str(WORLD.legal_actions(hs.match.state)[0])}))
+    net.run()
+    assert "nothing was changed" in bob.refusals[-1] and f"step {n - 1}" in bob.refusals[-1]
+    bob.send(json.dumps({"t": "act", "step": n, "action": "p41x99"}))
+    net.run()
+    try:  # the engine's own message, which cites the ruling
+        WORLD.apply(hs.match.state, WORLD.parse_action("p41x99"))
+        raise AssertionError("p41x99 must be refused")
+    except GameError as exc:
+        assert bob.refusals[-1] == exc.message and "W3" in exc.message
+    bob.send(json.dumps({"t": "act", "step": n, "action": "zzz"}))
+    net.run()
+    assert "zzz" in bob.refusals[-1]
+    assert hs.match.log == log
+    assert bob.session.match.log == [WORLD.redact_text(hs.match.states[i], t, 1) for i, t in enumerate(log)]
+
+
+def test_a_hostile_guest_is_bounded_and_cannot_slow_the_others() -> None:
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    mal = net.join("peer-m", WorldPage, "Mal", None)
+    hs = host_shell.session
+    log = list(hs.match.log)
+    for raw in ("x" * 100_000, "not json", "[" * 3000 + "]" * 3000, "[]", '{"t": 5}', '{"t": "boom"}',
+                '{"t": "act", "step": "0", "action": "p1"}', '{"t": "claim", "seat": 99}',
+                '{"t": "secret", "step": 0, "part": [[[[["deep"]]]]]}'):
+        clock.advance(1000)
+        mal.send(raw)
+        net.run()
+    notes = net.inbox["peer-m"]
+    refused = [json.loads(x)["message"] for x in notes if json.loads(x)["t"] == "refused"]
+    assert len(refused) == 9, refused
+    assert "100,000 characters" in refused[0]
+    # a spectator can send nothing that changes the game
+    clock.advance(1000)
+    mal.send(json.dumps({"t": "act", "step": len(hs.match.log), "action": str(WORLD.legal_actions(hs.match.state)[0])}))
+    net.run()
+    assert "spectators cannot play" in json.loads(net.inbox["peer-m"][-2])["message"]
+    assert hs.match.log == log
+    # a flood: dropped before parsing, and Bob is answered at once
+    parsed = net.table.parsed
+    for _ in range(10_000):
+        net.table.receive("peer-m", "x" * 4000, clock.clock())
+    assert net.table.parsed - parsed <= 20
+    bob.claim(None)
+    net.run()
+    assert bob.session.spectator
+    assert net.table.devices[bob.token].seat is None
+    # a stranger that never said hello
+    net.table.receive("peer-z", json.dumps({"t": "act", "step": 0, "action": "p1"}), clock.clock())
+    assert json.loads(net.q[-1][2])["code"] == "live.unknown"
+
+
+def test_a_dropped_guest_rejoins_at_the_present_step_and_the_host_reload_resumes() -> None:
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    net.join("peer-c", WorldPage, "Cy", 2)
+    rng = Rng(11)
+    play_steps(net, host_shell, rng, 60)
+    hs = host_shell.session
+    # Bob's connection drops; the others play on until it is Bob's move
+    net.leave("peer-b")
+    assert "Bob disconnected" in net.table.log_notes[-1]
+    while hs.acting_seat() != 1:
+        play_steps(net, host_shell, rng, 1)
+    # Bob's page reloads: a new page, the same device token, a new peer id
+    bob2 = net.join("peer-b2", WorldPage, "Bob", None, token=bob.token)
+    assert bob2.session.only_seat == 1
+    assert bob2.session.match.states[-1] == WORLD.redact(hs.match.state, 1)
+    play_steps(net, host_shell, rng, 30)
+    assert bob2.session.match.log[-1] == WORLD.redact_text(hs.match.states[-2], hs.match.log[-1], 1)
+    # the host reloads: the game from its slot, the table from what it stored
+    stored = net.table.to_json()
+    slot_id = hs.slot_id
+    shell2, _, _ = make_page(WorldPage, host_shell.host)
+    from shell import check_save
+
+    shell2.open(check_save(host_shell.host.store.open(slot_id)), host_shell.host.store.get(slot_id))
+    log = list(hs.match.log)
+    net2 = Net(shell2, clock)
+    net2.table.restore(stored)
+    assert shell2.session.remote == {1, 2}
+    for peer, guest in list(net.guests.items()):
+        if peer in net.down:
+            continue
+        guest.host_left("host")
+        net2.guests[peer] = guest
+        net2.inbox[peer] = []
+        guest.send = lambda text, p=peer: net2.q.append((p, "host", text))
+        net2.table.connected(peer)
+        net2.run()
+    assert shell2.session.match.log == log
+    play_steps(net2, shell2, rng, 20)
+    assert len(shell2.session.match.log) > len(log)
+
+
+def reign_host() -> tuple[Shell, FakeHost]:
+    shell, _, host = make_page(ReignPage)
+    assert shell.start({
+        "seat-count": "2", "setup": "easy",
+        "seat-name-0": "Ann", "seat-colour-0": "#e69f00", "seat-who-0": "human",
+        "seat-name-1": "Bob", "seat-colour-1": "#56b4e9", "seat-who-1": "human",
+    }) is not None, shell.message
+    return shell, host
+
+
+def test_reign_secret_choices_are_made_at_once_and_never_sent_before_the_reveal() -> None:
+    game = get_game("reign")
+    shell, clock = reign_host()
+    net = Net(shell, clock)
+    bob = net.join("peer-b", ReignPage, "Bob", 1)
+    hs = shell.session
+    assert game.simultaneous(hs.match.state) == (0, 1)  # the tracker cards, at set-up
+    # Bob chooses first, on his device; the host's person may still choose (in parallel)
+    pick_b = game.secret_choices(hs.match.state, 1)[3]
+    assert bob.shell.give_secret(1, pick_b)
+    net.run()
+    assert {k: str(v) for k, v in hs.secret_parts.items()} == {1: str(pick_b)}  # as its text
+    assert hs.acting_seat() == 0 and not hs.locked()
+    assert str(pick_b) not in "".join(net.inbox["peer-b"][1:])
+    assert net.table.meta(net.table.devices[bob.token])["chosen"] == [1]
+    # Bob cannot choose twice, nor for Ann
+    bob.send(json.dumps({"t": "secret", "step": len(hs.match.log), "part": "AB"}))
+    net.run()
+    assert "already chosen" in bob.refusals[-1]
+    pick_a = game.secret_choices(hs.match.state, 0)[0]
+    assert shell.give_secret(0, pick_a)
+    net.table.sync()
+    net.run()
+    assert bob.session.match.log == hs.match.log
+    assert game.simultaneous(hs.match.state) == ()
+
+
+def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() -> None:
+    game = get_game("campaign")
+    shell, _, host = make_page(CampaignPage)
+    assert shell.start({
+        "seat-count": "3", "seconds": "20",
+        "seat-name-0": "Ann", "seat-colour-0": "#e69f00", "seat-who-0": "human",
+        "seat-name-1": "Bob", "seat-colour-1": "#56b4e9", "seat-who-1": "human",
+        "seat-name-2": "Cy", "seat-colour-2": "#009e73", "seat-who-2": "human",
+    }) is not None, shell.message
+    net = Net(shell, host)
+    net.table.release(0)  # the host's device is the console: every player on their own
+    ann = net.join("peer-a", CampaignPage, "Ann", 0)
+    bob = net.join("peer-b", CampaignPage, "Bob", 1)
+    cy = net.join("peer-c", CampaignPage, "Cy", 2)
+    hs = shell.session
+    assert hs.remote == {0, 1, 2} and net.table.kept() == set()
+    # play the expansion picks on their devices until the first question is open
+    guests = {0: ann, 1: bob, 2: cy}
+    for _ in range(200):
+        st = hs.match.state
+        if game.simultaneous(st):
+            break
+        seat = hs.acting_seat()
+        g = guests[seat]
+        g.shell.play(game.legal_actions(g.session.match.state)[0])
+        net.run()
+    st = hs.match.state
+    asked = game.simultaneous(st)
+    assert len(asked) >= 2
+    times = {}
+    for k, seat in enumerate(asked):
+        g = guests[seat]
+        part = game.secret_choices(g.session.match.state, seat)[0]
+        times[seat] = 1234 + k * 111
+        g.shell.give_secret(seat, (part[0], times[seat]))
+    net.run()
+    reveal = hs.match.log[len(hs.match.log) - 1]
+    assert not game.simultaneous(hs.match.state) or len(hs.match.log) > 0
+    text = " ".join(hs.match.log[-3:])
+    for seat in asked:
+        assert str(times[seat]) in text, (text, times)
+    for g in guests.values():
+        assert g.session.match.log == hs.match.log
+    assert reveal
+
+
+def test_a_spectator_who_takes_a_seat_is_sent_its_seat_s_redaction() -> None:
+    """Found by the browser test: a guest that joined watching and then took a seat kept
+    the spectator's states (no hand of its own)."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", None)
+    play_steps(net, host_shell, Rng(5), 300)  # Ann plays every seat until cards are dealt
+    hs = host_shell.session
+    assert any(sum(st.hands[1]) for st in hs.match.states)
+    assert bob.session.spectator
+    bob.claim(1)
+    net.run()
+    assert bob.session.only_seat == 1
+    assert bob.session.match.states == [WORLD.redact(st, 1) for st in hs.match.states]
+
+
+def test_host_controls_move_a_seat_make_a_bot_and_close() -> None:
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    spec = net.join("peer-s", WorldPage, "Sam", None)
+    assert net.table.free_seats() == [2]
+    net.table.assign(2, spec.token)
+    net.run()
+    assert spec.session.only_seat == 2 and not spec.session.spectator
+    net.table.make_bot(2, "Rule-based")
+    net.run()
+    hs = host_shell.session
+    assert hs.seats()[2].is_bot and spec.session.spectator
+    assert Match(WORLD, hs.match.options, hs.match.log).state == hs.match.state  # the save replays
+    net.table.close()
+    net.run()
+    assert bob.closed and bob.session.locked()
+    assert not isinstance(host_shell.session, TableSession)
+
+
+def test_join_fragment_round_trips_and_rejects_junk() -> None:
+    from live import join_fragment, new_table_keys, parse_join_fragment
+
+    code, password = new_table_keys()
+    assert parse_join_fragment(join_fragment(code, password)) == (code, password)
+    for bad in ("#live=", "#live=ab.cd", "#live=ABCDEFGH.<script>xx", "#h=c1.xyz", "#live=" + "A" * 300):
+        assert parse_join_fragment(bad) is None
+
+
+def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer() -> None:
+    from live import render_host_panel
+    from ui import fire, text
+
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    calls: list[tuple] = []
+    panel = render_host_panel(net.table, "http://x/#live=ABCDEFGH.pppppppppppp", None,
+                              lambda *a: calls.append(a), ["Random", "Rule-based"])
+    assert "Bob's device" in text(panel) and "ABCDEFGH" in text(panel)
+    assert "relay sees" in text(panel) and "IP addresses" in text(panel)
+    fire(panel, "#live-seat-2", "change", value="open")
+    fire(panel, "#live-seat-0", "change", value=bob.token)
+    assert calls == [("seat", 2, "open"), ("seat", 0, bob.token)]
+    net.table.release(0)
+    assert 0 in net.table.free_seats()
+    net.table.assign(0, None)
+    assert net.table.kept() == {0}
