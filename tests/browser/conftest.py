@@ -57,6 +57,38 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@pytest.fixture(scope="session", params=["firefox", "webkit"])
+def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Firefox or WebKit (tools/engines.py), one browser per engine for the whole session
+    (issue 23). What the tests learn (host links, timings, the deep-input messages) is kept
+    on it and written to ``<tmp>/conquest-engines/<engine>.json`` at the end."""
+    import json
+
+    from tools.engines import EngineMissing, launch
+
+    downloads = tmp_path_factory.mktemp(f"downloads-{request.param}")
+    try:
+        e = launch(request.param, downloads)
+    except EngineMissing as exc:
+        pytest.fail(str(exc))
+    e.downloads = downloads
+    e.host_links, e.timings, e.deep = {}, {}, {}
+    yield e
+    out = Path("/tmp") / "conquest-engines"
+    out.mkdir(exist_ok=True)
+    (out / f"{e.name}.json").write_text(json.dumps(
+        {"version": e.version(), "timings": e.timings, "deep": {str(k): v for k, v in e.deep.items()}}, indent=1))
+    e.close()
+
+
+@pytest.fixture(scope="session")
+def main_context(engine: Any) -> Iterator[Any]:
+    """The engine's profile the tests of one session share (games saved, then listed)."""
+    ctx = engine.new_context()
+    yield ctx
+    ctx.close()
+
+
 @dataclass
 class PageWatch:
     page: Any
