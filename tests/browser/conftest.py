@@ -10,6 +10,7 @@ that leaves the origin; ``PageWatch.assert_clean()`` fails the test on any of th
 from __future__ import annotations
 
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,7 +75,7 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     e.downloads = downloads
     e.host_links, e.timings, e.deep = {}, {}, {}
     yield e
-    out = Path("/tmp") / "conquest-engines"
+    out = Path(tempfile.gettempdir()) / "conquest-engines"
     out.mkdir(exist_ok=True)
     (out / f"{e.name}.json").write_text(json.dumps(
         {"version": e.version(), "timings": e.timings, "deep": {str(k): v for k, v in e.deep.items()}}, indent=1))
