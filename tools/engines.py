@@ -252,7 +252,11 @@ class Xvfb:
 
     def close(self) -> None:
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 class WebKit(Engine):
@@ -288,13 +292,53 @@ class WebKit(Engine):
         return str(d.capabilities.get("browserVersion", ""))
 
     def close(self) -> None:
-        for d in self._sessions:
-            try:
-                d.quit()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+        for d in list(self._sessions):
+            end_session(d)
         self._sessions.clear()
         self.xvfb.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    """Process ids below ``pid`` (from /proc), deepest last."""
+    children: dict[int, list[int]] = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = Path(stat).read_text()
+        except OSError:
+            continue
+        fields = text.rsplit(")", 1)[1].split()
+        children.setdefault(int(fields[1]), []).append(int(text.split(" ", 1)[0]))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def end_session(driver: Any) -> None:
+    """Quit a WebKit session and make sure its MiniBrowser goes too: WebKitWebDriver's
+    quit may hang or leave MiniBrowser and its web processes running on their own."""
+    import signal
+
+    proc = getattr(getattr(driver, "service", None), "process", None)
+    below = _descendants(proc.pid) if proc is not None else []
+    done = threading.Event()
+
+    def quit_() -> None:
+        try:
+            driver.quit()
+        except Exception:  # noqa: BLE001 - the processes are ended below anyway
+            pass
+        done.set()
+
+    threading.Thread(target=quit_, daemon=True).start()
+    done.wait(15)
+    for pid in [*below, *([proc.pid] if proc is not None else [])]:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 class WebKitContext(Context):
@@ -314,11 +358,9 @@ class WebKitContext(Context):
         return page
 
     def close(self) -> None:
-        try:
-            self.driver.quit()
-        finally:
-            if self.driver in self.engine._sessions:
-                self.engine._sessions.remove(self.driver)
+        end_session(self.driver)
+        if self.driver in self.engine._sessions:
+            self.engine._sessions.remove(self.driver)
 
 
 class WebKitPage(Page):

@@ -9,6 +9,7 @@ that leaves the origin; ``PageWatch.assert_clean()`` fails the test on any of th
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -58,7 +59,12 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture(scope="session", params=["firefox", "webkit"])
+#: the engines of tests/browser/test_engines.py; CONQUEST_ENGINES=firefox (say) narrows a
+#: local run, the suite runs both
+CROSS_ENGINES = [e for e in os.environ.get("CONQUEST_ENGINES", "firefox,webkit").split(",") if e]
+
+
+@pytest.fixture(scope="session", params=CROSS_ENGINES)
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Firefox or WebKit (tools/engines.py), one browser per engine for the whole session
     (issue 23). What the tests learn (host links, timings, the deep-input messages) is kept
