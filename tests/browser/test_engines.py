@@ -122,12 +122,17 @@ def start(page: Page, base: str, gid: str, fields: dict[str, str]) -> None:
 
 
 def undo(page: Page) -> None:
-    """Undo, and the step count goes down (a computer's reply is taken back with it)."""
+    """Undo once no computer is thinking, and the step count goes down (a computer's reply
+    is taken back with it)."""
+    page.wait("() => { const b = document.getElementById('shell-undo');"
+              " return b && !b.disabled && !document.getElementById('shell-thinking'); }", what="Undo")
     before = step_no(page)
-    page.wait("() => { const b = document.getElementById('shell-undo'); return b && !b.disabled; }", what="Undo")
     page.click("#shell-undo")
-    after = wait_step_change(page, before)
-    assert after < before
+    page.wait(
+        "(n) => { const e = document.querySelector('#shell-bar .shell-stepno');"
+        " const m = e && /Step (\\d+)/.exec(e.textContent); return m && +m[1] < n; }",
+        before, what=f"a step before {before}",
+    )
 
 
 def clean(page: Page) -> None:
