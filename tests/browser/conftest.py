@@ -80,11 +80,12 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         pytest.fail(str(exc))
     e.downloads = downloads
     e.host_links, e.timings, e.deep = {}, {}, {}
+    version = e.version()  # now: asked at the end, WebKit would start a session for it
     yield e
     out = Path(tempfile.gettempdir()) / "conquest-engines"
     out.mkdir(exist_ok=True)
     (out / f"{e.name}.json").write_text(json.dumps(
-        {"version": e.version(), "timings": e.timings, "deep": {str(k): v for k, v in e.deep.items()}}, indent=1))
+        {"version": version, "timings": e.timings, "deep": {str(k): v for k, v in e.deep.items()}}, indent=1))
     e.close()
 
 
