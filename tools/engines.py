@@ -288,8 +288,15 @@ class WebKit(Engine):
         return WebKitContext(self, self._session())
 
     def version(self) -> str:
-        d = self._sessions[0] if self._sessions else self._session()
-        return str(d.capabilities.get("browserVersion", ""))
+        """WebKitGTK's version, from a session if one is open, else from the driver itself
+        (never by starting a browser just to ask)."""
+        if self._sessions:
+            return str(self._sessions[0].capabilities.get("browserVersion", ""))
+        if shutil.which("dpkg-query") is None:
+            return ""
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libwebkit2gtk-4.1-0"],
+                             capture_output=True, text=True, timeout=30)
+        return out.stdout.strip()
 
     def close(self) -> None:
         for d in list(self._sessions):
