@@ -349,8 +349,11 @@ def app_files(inp: Inputs) -> dict[str, bytes]:
 
     Icons come from the site's own SVG (favicon.svg): as it is for ``any`` purpose, and set
     inside a full-bleed square with the safe margin for ``maskable`` (launchers crop those
-    to circles or rounded squares). SVG icons declare ``sizes: any``. The shortcuts open
-    each game's play page; names and the description come from the catalog.
+    to circles or rounded squares). SVG icons declare ``sizes: any``; PNG renderings of the
+    same SVGs (issue 23: iOS and Safari read no SVG icon) come at 192 and 512 px for the
+    manifest and 180 px for ``apple-touch-icon`` (full-bleed: iOS rounds the corners
+    itself and would fill transparent ones with black). The shortcuts open each game's
+    play page; names and the description come from the catalog.
     """
     icon = (SITE_SRC / "favicon.svg").read_text(encoding="utf-8")
     if not icon.startswith("<svg "):
@@ -377,15 +380,39 @@ def app_files(inp: Inputs) -> dict[str, bytes]:
         "icons": [
             {"src": "favicon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
             {"src": "icon-maskable.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "maskable"},
+            *[{"src": name, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+              for name, (_, size, purpose) in PNG_ICONS.items() if purpose],
         ],
         "shortcuts": [
             {"name": inp.facts[gid].title, "url": f"play/{gid}/"} for gid in inp.playable()
         ],
     }
+    svgs = {"favicon.svg": icon, "icon-maskable.svg": maskable}
     return {
         "manifest.webmanifest": json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8"),
         "icon-maskable.svg": maskable.encode("utf-8"),
+        **{name: render_png(svgs[src], size) for name, (src, size, _) in PNG_ICONS.items()},
     }
+
+
+#: PNG icons: name -> (the SVG it is rendered from, size in px, manifest purpose or "" for
+#: the apple-touch-icon, which base.html links and the manifest does not list)
+PNG_ICONS: dict[str, tuple[str, int, str]] = {
+    "icon-192.png": ("favicon.svg", 192, "any"),
+    "icon-512.png": ("favicon.svg", 512, "any"),
+    "icon-maskable-512.png": ("icon-maskable.svg", 512, "maskable"),
+    "apple-touch-icon.png": ("icon-maskable.svg", 180, ""),
+}
+
+
+def render_png(svg: str, size: int) -> bytes:
+    """One SVG as a square PNG of ``size`` px, by cairosvg (the ``build`` extra; it needs
+    the system's cairo library, Debian's ``libcairo2``)."""
+    try:
+        import cairosvg
+    except OSError as exc:  # cairocffi found no libcairo
+        raise BuildError(SITE_SRC / "favicon.svg", f"cannot render PNG icons: {exc} (apt-get install -y libcairo2)") from None
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=size, output_height=size)
 
 
 # --------------------------------------------------------------------------------------

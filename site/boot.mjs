@@ -82,6 +82,21 @@ async function boot(options) {
 
 let booting = null;
 
+// Whether the page's Python can still run. Why: a fatal error inside Pyodide (e.g. the
+// engine's own JavaScript stack overflowing: Firefox's "too much recursion", issue 23)
+// leaves every later call refused; frame.js asks this after an uncaught error so the page
+// says the engine stopped instead of going quiet.
+export async function engineAlive() {
+  if (!booting) return true;
+  try {
+    const py = await booting;
+    py.runPython("0");
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
 // Called by frame.js as soon as the page starts, so Python boots while PyScript itself is
 // still loading and reading its configuration; PyScript's call below then gets the same
 // interpreter. PyScript passes only indexURL (this folder), stdout and stderr, so the early

@@ -46,7 +46,26 @@ function fail(message) {
 }
 window.addEventListener("error", (ev) => {
   if (html.dataset.engine === "starting" && ev.message) fail(ev.message);
+  else if (html.dataset.engine === "ready") checkAlive(ev.message);
 });
+// After the engine is ready, Python's own errors land in the banner through frame.on; an
+// uncaught JavaScript error may mean Pyodide itself died (issue 23: Firefox's "too much
+// recursion"), after which nothing the page does answers: say so, and how to go on.
+let checking = false;
+function checkAlive(message) {
+  if (checking || location.protocol === "file:") return;
+  checking = true;
+  import(new URL(root + "runtime/pyodide/conquest-boot.mjs", location.href).href)
+    .then((boot) => boot.engineAlive())
+    .then((alive) => {
+      checking = false;
+      if (alive) return;
+      setStatus("failed", "Engine stopped");
+      showBanner("error", "The game engine stopped (" + String(message || "an internal error") + "). "
+        + "Your saved games are kept in this browser: reload the page to go on.");
+    })
+    .catch(() => { checking = false; });
+}
 window.addEventListener("unhandledrejection", (ev) => {
   if (html.dataset.engine === "starting") fail(String(ev.reason && ev.reason.message || ev.reason));
 });

@@ -9,7 +9,9 @@ that leaves the origin; ``PageWatch.assert_clean()`` fails the test on any of th
 """
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +57,46 @@ def browser() -> Iterator[Any]:
         b = launch_chromium(p)
         yield b
         b.close()
+
+
+#: the engines of tests/browser/test_engines.py. Every run has Firefox; WebKit is asked for
+#: with CONQUEST_ENGINES=firefox,webkit, since on this 2-core machine its tests took 160-320 s
+#: a game page (about 28 minutes in all), past the suite's 25-minute budget (issue 23 is open
+#: until they fit)
+CROSS_ENGINES = [e for e in os.environ.get("CONQUEST_ENGINES", "firefox").split(",") if e]
+
+
+@pytest.fixture(scope="session", params=CROSS_ENGINES)
+def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Firefox or WebKit (tools/engines.py), one browser per engine for the whole session
+    (issue 23). What the tests learn (host links, timings, the deep-input messages) is kept
+    on it and written to ``<tmp>/conquest-engines/<engine>.json`` at the end."""
+    import json
+
+    from tools.engines import EngineMissing, launch
+
+    downloads = tmp_path_factory.mktemp(f"downloads-{request.param}")
+    try:
+        e = launch(request.param, downloads)
+    except EngineMissing as exc:
+        pytest.fail(str(exc))
+    e.downloads = downloads
+    e.host_links, e.timings, e.deep = {}, {}, {}
+    version = e.version()  # now: asked at the end, WebKit would start a session for it
+    yield e
+    out = Path(tempfile.gettempdir()) / "conquest-engines"
+    out.mkdir(exist_ok=True)
+    (out / f"{e.name}.json").write_text(json.dumps(
+        {"version": version, "timings": e.timings, "deep": {str(k): v for k, v in e.deep.items()}}, indent=1))
+    e.close()
+
+
+@pytest.fixture(scope="session")
+def main_context(engine: Any) -> Iterator[Any]:
+    """The engine's profile the tests of one session share (games saved, then listed)."""
+    ctx = engine.new_context()
+    yield ctx
+    ctx.close()
 
 
 @dataclass

@@ -19,13 +19,31 @@ def test_every_page_links_the_manifest(site_dir: Path) -> None:
     assert all(f.title in manifest["description"] for f in catalog().values())
     assert {i["purpose"] for i in manifest["icons"]} == {"any", "maskable"}
     for icon in manifest["icons"]:
-        assert (site_dir / icon["src"]).read_text().startswith("<svg")
+        data = (site_dir / icon["src"]).read_bytes()
+        if icon["type"] == "image/svg+xml":
+            assert data.startswith(b"<svg")
+        else:  # PNGs of the stated size (issue 23: iOS reads no SVG icon)
+            assert icon["type"] == "image/png" and png_size(data) == tuple(map(int, icon["sizes"].split("x")))
+    assert {i["sizes"] for i in manifest["icons"] if i["type"] == "image/png"} == {"192x192", "512x512"}
+    assert png_size((site_dir / "apple-touch-icon.png").read_bytes()) == (180, 180)
     for shortcut in manifest["shortcuts"]:
         assert (site_dir / shortcut["url"] / "index.html").is_file()
     for path in site_pages(site_dir):
         html = (site_dir / path / "index.html").read_text(encoding="utf-8")
         root = "../" * path.count("/")
         assert f'<link rel="manifest" href="{root}manifest.webmanifest">' in html, path
+        # what Safari reads for a home-screen app
+        assert f'<link rel="apple-touch-icon" href="{root}apple-touch-icon.png">' in html, path
+        assert '<meta name="apple-mobile-web-app-capable" content="yes">' in html, path
+        assert '<meta name="apple-mobile-web-app-title" content="Conquest">' in html, path
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header (IHDR), and that it is a PNG."""
+    import struct
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
 
 
 def test_chrome_finds_the_site_installable_and_the_worker_caches_the_manifest(

@@ -1,0 +1,416 @@
+"""Every game in Firefox and in Safari's engine (WebKit), on every run (issue 23).
+
+The rules and the page logic are tested in CPython and the glue in Chromium; this keeps
+what differs between engines: Pyodide booting under SpiderMonkey and JavaScriptCore, the
+pages' controls, storage, the service worker, share links and deep input. One browser per
+engine for the whole session (``engine`` in conftest.py: Debian's ``firefox-esr`` through
+puppeteer-core, WebKitGTK's MiniBrowser through Selenium; see tools/engines.py).
+
+Per engine, in this order (the tests share the engine's ``main`` profile, so the landing
+page lists the games the first test saved):
+  - each game page boots and a short game is played through its own controls: a few moves,
+    a chance step (dice, a deal, a question, the wheel; The Game of Conquests has none), an
+    undo, and a computer player's move;
+  - the landing page lists the five saved games;
+  - a host link opens in a fresh profile at the same step, and the page reloads from the
+    service worker with the server gone (offline);
+  - a deeply nested link and a 6-player World game with a long log;
+  - Firefox only: "Download offline copy" saves a file that opens from ``file://`` and plays.
+"""
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conquest.games.world import GAME as WORLD
+from conquest.games.world.bots import RuleBot
+from conquest.rng import Rng
+from conquest.savecode import make_fragment
+from conquest.session import Match
+from tests.browser.test_metagame_page import save_at_spin
+from tools.engines import Page
+from tools.serve import serve_in_thread
+
+pytestmark = pytest.mark.cross
+
+SHOTS = Path(tempfile.gettempdir()) / "conquest-engines"
+
+FREE_POINT = """(id) => {
+    const el = document.getElementById(id);
+    el.scrollIntoView({ block: "center" });
+    const r = el.getBoundingClientRect();
+    for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
+        const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
+        if (document.elementFromPoint(x, y) === el) return [x, y];
+    }
+    return null;
+}"""
+
+
+def select(page: Page, selector: str, value: str) -> None:
+    """Set a form's select or checkbox as a person would, with the change event."""
+    ok = page.evaluate(
+        """(s, v) => {
+            const el = document.querySelector(s);
+            if (!el) return false;
+            if (el.type === 'checkbox') el.checked = v === 'on'; else el.value = v;
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+            el.dispatchEvent(new Event('change', { bubbles: true }));
+            return true;
+        }""",
+        selector, value,
+    )
+    assert ok, selector
+
+
+def click_territory(page: Page, element_id: str) -> None:
+    """A real pointer click on a free point of a map territory."""
+    point = page.evaluate(FREE_POINT, element_id)
+    assert point is not None, f"{element_id} has no free point to click"
+    page.click_at(*point)
+
+
+def log_len(page: Page) -> int:
+    return page.count("#shell-log li")
+
+
+def step_no(page: Page) -> int:
+    found = re.search(r"Step (\d+)", page.text("#shell-bar .shell-stepno"))
+    assert found, page.text("#shell-bar")
+    return int(found.group(1))
+
+
+def wait_step_change(page: Page, before: int, timeout: float = 90) -> int:
+    page.wait(
+        "(n) => { const e = document.querySelector('#shell-bar .shell-stepno');"
+        " const m = e && /Step (\\d+)/.exec(e.textContent); return m && +m[1] !== n; }",
+        before, timeout=timeout, what=f"a step other than {before}",
+    )
+    return step_no(page)
+
+
+def act_of(page: Page, panel: str) -> tuple[str, str]:
+    return tuple(page.evaluate(  # type: ignore[return-value]
+        "(id) => { const e = document.getElementById(id); return e ? [e.dataset.act || '', e.dataset.step || ''] : ['', '']; }",
+        panel))
+
+
+def wait_act(page: Page, panel: str, acting: tuple[str, ...], last: str | None, timeout: float = 90) -> tuple[str, str]:
+    page.wait(
+        """(id, acting, last) => {
+            const e = document.getElementById(id);
+            return e && acting.includes(e.dataset.act) && (e.dataset.step !== last || e.dataset.act === 'over');
+        }""",
+        panel, list(acting), last or "", timeout=timeout, what=f"{panel} acting",
+    )
+    return act_of(page, panel)
+
+
+def start(page: Page, base: str, gid: str, fields: dict[str, str]) -> None:
+    page.goto(f"{base}play/{gid}/")
+    page.wait_engine()
+    for sel, value in fields.items():
+        select(page, sel, value)
+    page.click("#shell-start")
+    page.wait("() => !document.getElementById('shell-game').hidden", what="the game")
+
+
+def undo(page: Page) -> None:
+    """Undo once no computer is thinking, and the step count goes down (a computer's reply
+    is taken back with it)."""
+    page.wait("() => { const b = document.getElementById('shell-undo');"
+              " return b && !b.disabled && !document.getElementById('shell-thinking'); }", what="Undo")
+    before = step_no(page)
+    page.click("#shell-undo")
+    page.wait(
+        "(n) => { const e = document.querySelector('#shell-bar .shell-stepno');"
+        " const m = e && /Step (\\d+)/.exec(e.textContent); return m && +m[1] < n; }",
+        before, what=f"a step before {before}",
+    )
+
+
+def clean(page: Page) -> None:
+    """Nothing in the page's error banner and (Firefox) no console or page error."""
+    assert page.banner() == "", page.banner()
+    ev = page.events()  # type: ignore[attr-defined]
+    assert not ev["errors"], ev["errors"]
+    assert not ev["console"], ev["console"]
+
+
+# -- one short game per page ---------------------------------------------------------------
+def play_world(page: Page, base: str) -> None:
+    start(page, base, "world", {"#wc-deal": "on", "#wc-order": "fixed"})  # the deal: a chance step
+    assert page.count("#wc-map .territory") == 42
+    panel, acting = "wc-panel-inner", ("setup", "reinforce", "attack", "over")
+    act, step = wait_act(page, panel, acting, None)
+    lit = page.evaluate("() => document.querySelector('#wc-map .territory.is-eligible').dataset.index")
+    click_territory(page, f"wc-t{lit}")  # a troop on the map
+    act, step = wait_act(page, panel, acting, step)
+    page.click("#wc-choose-go")  # and one from the Choose list
+    act, step = wait_act(page, panel, acting, step)
+    assert act == "setup"
+    assert "plac" in page.text("#shell-log")  # the computers placed in between
+    undo(page)
+    assert page.text("#shell-log").count("deal") >= 0
+
+
+def play_reign(page: Page, base: str) -> None:
+    start(page, base, "reign", {"#seat-who-1": "Random"})
+    panel, acting = "rg-stage-inner", ("pick", "battle", "respond", "turn", "over")
+    act, step = wait_act(page, panel, acting, None)
+    assert act == "pick"
+    page.click("#rg-stage .rg-sc-row button:nth-child(1)")
+    page.press("5")  # keys 1-5 pick the card at that place
+    page.wait("() => !document.getElementById('rg-pick-go').disabled", what="two cards chosen")
+    page.click("#rg-pick-go")
+    act, step = wait_act(page, panel, acting, step)  # the computer picked and the cards are dealt
+    assert act in ("turn", "pick", "battle", "respond"), act
+    moves = page.count("#rg-board .rg-card-acts button") + page.count("#rg-actions button")
+    assert moves > 0
+    if page.count("#rg-board .rg-card-acts button"):
+        page.click("#rg-board .rg-card-acts button")
+        wait_act(page, panel, acting, step)
+    undo(page)
+
+
+def play_conquests(page: Page, base: str) -> None:
+    start(page, base, "conquests", {"#seat-who-0": "human", "#seat-who-1": "easy"})
+    page.click("#cq-sq-b2")
+    page.wait("() => document.querySelectorAll('#cq-marks .dot').length === 3", what="the marks")
+    page.click("#cq-sq-b3")
+    page.wait("() => document.querySelectorAll('#cq-moves code').length >= 2", what="the computer's move")
+    assert page.text("#cq-moves code") == "b2b3"
+    undo(page)
+    assert page.count("#cq-moves code") == 0
+
+
+def play_campaign(page: Page, base: str) -> None:
+    start(page, base, "campaign", {})
+    panel = "cp-stage-inner"
+    acting = ("hold", "answer-guess", "answer-choice", "pick", "attack", "over")
+    step: str | None = None
+    done = 0
+    while done < 3:
+        act, step = wait_act(page, panel, acting, step)
+        if act == "hold":
+            page.click("#cp-go")
+            page.wait("() => document.getElementById('cp-stage-inner').dataset.act !== 'hold'")
+            step = None
+            continue
+        if act == "answer-guess":  # a question drawn: the chance step
+            low = int(page.evaluate("() => document.getElementById('cp-guess').min"))
+            page.fill("#cp-guess", str(low + 1))
+            page.click("#cp-guess-go")
+        elif act == "answer-choice":
+            page.click("#cp-opt-0")
+        elif act in ("pick", "attack"):
+            idx = page.evaluate("() => document.querySelector('#cp-map .territory.is-eligible').dataset.index")
+            click_territory(page, f"cp-t{idx}")
+        done += 1
+    assert log_len(page) >= 3
+    undo(page)
+
+
+def play_metagame(page: Page, base: str) -> None:
+    # the host console has no computer seats (the people play their duels elsewhere)
+    start(page, base, "metagame", {"#seat-count": "2"})
+    assert page.count("#mg-map .territory") == 100
+    for n in (1, 2):  # two capitals, by pointer clicks on the map
+        first = page.evaluate("() => document.querySelector('#mg-territories .territory.is-eligible').id")
+        click_territory(page, first)
+        page.wait("(n) => document.querySelectorAll('#mg-marks .cap-mark').length === n", n, what="a capital")
+    undo(page)
+    assert page.count("#mg-marks .cap-mark") == 1
+    # the wheel (the chance step), from a host link of a campaign at its spin: the link
+    # opens in the same page (hashchange), and the spin is drawn and logged
+    page.goto(f"{base}play/metagame/#" + make_fragment(save_at_spin(), "h"))
+    page.wait("() => document.getElementById('shell-prompt').textContent.includes('spin the wheel')",
+              what="the spin prompt")
+    before = step_no(page)
+    page.evaluate("() => [...document.querySelectorAll('#mg-actions button')]"
+                  ".find(b => b.textContent.includes('Spin the wheel')).id = 'cross-spin'")
+    page.click("#cross-spin")
+    assert wait_step_change(page, before) > before
+    assert re.search(r"\br\d+ ", page.text("#shell-log")) or "spin" in page.text("#shell-log").lower()
+
+
+GAMES = {
+    "world": play_world,
+    "reign": play_reign,
+    "conquests": play_conquests,
+    "campaign": play_campaign,
+    "metagame": play_metagame,
+}
+
+
+@pytest.mark.parametrize("gid", list(GAMES))
+def test_each_game_boots_and_plays(engine: Any, main_context: Any, base_url: str, gid: str) -> None:
+    page = main_context.new_page()
+    t0 = time.monotonic()
+    GAMES[gid](page, base_url)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(str(SHOTS / f"{engine.name}-{gid}.png"))
+    clean(page)
+    host = page.text("#shell-host-url")
+    assert host.startswith(base_url) and "#h=" in host
+    engine.host_links[gid] = (host, step_no(page))
+    engine.timings[gid] = time.monotonic() - t0
+
+
+def test_landing_page_lists_the_saved_games(engine: Any, main_context: Any, base_url: str) -> None:
+    if not engine.host_links:
+        pytest.fail("lists what test_each_game_boots_and_plays saved: run them in the same session")
+    page = main_context.new_page()
+    page.goto(base_url)
+    page.wait_engine()
+    page.wait("() => !!document.querySelector('#slot-list caption')", what="the saved games", timeout=30)
+    caption = page.text("#slot-list caption")
+    assert int(caption.split()[0]) >= len(engine.host_links), caption
+    listed = page.text("#slot-list")
+    for gid in engine.host_links:
+        title = {"world": "World Conquest", "reign": "To Reign Supreme", "conquests": "The Game of Conquests",
+                 "campaign": "Short Campaign", "metagame": "Conquest Metagame"}[gid]
+        assert title in listed, f"{title} not listed: {listed[:2000]}"
+    clean(page)
+
+
+def test_host_link_in_a_fresh_profile_then_offline(engine: Any, site_dir: Path) -> None:
+    """The World host link opens in a fresh profile (another origin: a server of its own)
+    at the same step; once the service worker holds the site, the server goes away and
+    the page reloads from the worker at that step and plays on."""
+    host, steps = engine.host_links.get("world") or pytest.fail("the World game did not run")
+    server, url = serve_in_thread(site_dir)
+    ctx = engine.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(url + "play/world/#" + host.split("#", 1)[1])
+        page.wait_engine()
+        page.wait("() => !document.getElementById('shell-game').hidden", what="the game")
+        assert step_no(page) == steps
+        page.wait("() => navigator.serviceWorker.controller !== null", timeout=120, what="the service worker")
+        server.shutdown()
+        server.server_close()
+        page.reload()
+        page.wait_engine()
+        page.wait("() => !document.getElementById('shell-game').hidden", what="the game offline")
+        assert step_no(page) == steps
+        panel, acting = "wc-panel-inner", ("setup",)
+        act, step = wait_act(page, panel, acting, None)
+        page.click("#wc-choose-go")  # plays on, offline
+        assert wait_step_change(page, steps) > steps
+        clean(page)
+    finally:
+        server.shutdown()
+        ctx.close()
+
+
+# -- deep input ---------------------------------------------------------------------------
+def nested_link(depth: int) -> str:
+    """A host link whose save nests ``depth`` lists deep in its options (hostile input)."""
+    import base64
+    import zlib
+
+    text = f'{{"v":1,"game":"world","options":{{"d{depth}":' + "[" * depth + "]" * depth + '},"log":[]}'
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = comp.compress(text.encode()) + comp.flush()
+    return "h=c1." + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def long_world_save(seats: int = 6, seed: int = 5) -> dict[str, Any]:
+    """A 6-player World game the Rule-based bot played for every seat, to the end."""
+    colours = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00"]
+    opts = {"seats": [{"name": f"P{i + 1}", "colour": colours[i]} for i in range(seats)], "order": "fixed", "deal": True}
+    m = Match(WORLD, opts, rng=Rng(seed))
+    m.resolve_chance()
+    bot = RuleBot(Rng(seed))
+    while m.state.phase != "over" and len(m.log) < 6000:
+        gen = bot.think(WORLD, m.state)
+        try:
+            while True:
+                next(gen)
+        except StopIteration as stop:
+            m.play(stop.value)
+    return m.save().to_json()
+
+
+DEPTHS = (100, 1000, 10_000, 100_000)
+
+
+def test_long_game_and_deeply_nested_links(engine: Any, main_context: Any, base_url: str) -> None:
+    """One page (one boot, the links open through ``hashchange``): a 6-player World game
+    the bots played to the end opens at its last step; then links nested ever deeper are
+    refused in words and Python lives on. Before the bounded parser of issue 20, Firefox's
+    Pyodide died of "too much recursion" at 100,000 levels and the page said nothing."""
+    save = long_world_save()
+    page = main_context.new_page()
+    page.goto(base_url + "play/world/")
+    page.wait_engine()
+    t0 = time.monotonic()
+    page.goto(base_url + "play/world/#" + make_fragment(save, "h"))
+    page.wait("(n) => { const e = document.querySelector('#shell-bar .shell-stepno');"
+              " return e && e.textContent.includes('Step ' + n); }", len(save["log"]), what="the long game", timeout=120)
+    engine.timings["world-long"] = round(time.monotonic() - t0, 1)
+    engine.timings["world-long-steps"] = len(save["log"])
+    page.screenshot(str(SHOTS / f"{engine.name}-world-long.png"))
+    for depth in DEPTHS:
+        if page.count("#shell-toast .shell-toast-close"):  # the last message goes, so the next is new
+            page.click("#shell-toast .shell-toast-close")
+            page.wait("() => !document.querySelector('#shell-toast .shell-toast-close')", what="no message")
+        page.goto(base_url + "play/world/#" + nested_link(depth))
+        said = page.wait(
+            "() => { const b = document.getElementById('error-banner'); "
+            "if (b && !b.hidden) return b.textContent; "
+            "const t = document.getElementById('shell-toast'); "
+            "return t && t.textContent.includes('could not be opened') ? t.textContent : ''; }",
+            what=f"a message about the {depth}-deep link", timeout=30)
+        engine.deep[depth] = said[:160]
+        assert "could not be opened" in said, said
+        assert page.evaluate("() => document.documentElement.dataset.engine") == "ready"
+    clean(page)
+
+
+# -- Firefox: the offline copy from file:// ------------------------------------------------
+def test_offline_copy_opens_from_file_and_plays(engine: Any, main_context: Any, base_url: str) -> None:
+    if engine.name != "firefox":
+        pytest.skip("WebKitGTK's automation saves no downloads; the offline copy is Firefox's (issue 23)")
+    page = main_context.new_page()
+    page.goto(base_url + "play/world/")
+    page.wait_engine()
+    page.wait("() => document.querySelectorAll('#shell-saved-list li, #shell-saved-list a').length > 0",
+              what="the saved World game")
+    page.goto(engine.host_links["world"][0])
+    page.wait("() => !document.getElementById('shell-game').hidden", what="the game")
+    at = step_no(page)
+    before = set(engine.downloads.iterdir())
+    page.click("#shell-offline")
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        new = [p for p in set(engine.downloads.iterdir()) - before if p.suffix == ".html"]
+        if new and not list(engine.downloads.glob("*.part")):
+            break
+        time.sleep(0.5)
+    assert new, "no offline copy was saved"
+    copy = new[0]
+    text = copy.read_text(encoding="utf-8")
+    state = json.loads(re.search(r'<script type="application/json" id="offline-copy">(.*?)</script>', text, re.S).group(1))
+    assert state["game"] == "world" and len(state["save"]["log"]) == at
+    ctx = engine.new_context()
+    try:
+        disk = ctx.new_page()
+        disk.goto(copy.as_uri())
+        disk.wait_engine()
+        assert step_no(disk) == at
+        act, step = wait_act(disk, "wc-panel-inner", ("setup",), None)
+        disk.click("#wc-choose-go")
+        assert wait_step_change(disk, at) > at
+        outside = [u for u in disk.events()["requests"] if not u.startswith(("file:", "blob:", "data:"))]
+        assert not outside, outside
+        clean(disk)
+    finally:
+        ctx.close()
