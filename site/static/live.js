@@ -4,12 +4,14 @@
 // runtime/live/ (build.py copies them). They are imported only when a table opens, so a
 // page that never plays live loads this small file only. Everything a peer sends is handed
 // to Python as text, after a size check here, never as markup.
-const base = new URL("../runtime/live/", import.meta.url);
+// where the pinned libraries are, asked only when a table opens: an offline copy runs this
+// file from a blob: URL, against which no relative address resolves (no live play there)
+const base = () => new URL("../runtime/live/", import.meta.url);
 
 const live = {
   /** Join the room `room`; `handlers` get (peer, text) / (peer) / (message). */
   async open(room, password, settings, handlers) {
-    const { joinRoom, selfId } = await import(new URL("nostr.mjs", base).href);
+    const { joinRoom, selfId } = await import(new URL("nostr.mjs", base()).href);
     const config = {
       appId: settings.appId,
       password,
@@ -48,7 +50,7 @@ const live = {
 
   /** The QR code of `text` as rows of "0"/"1" (drawn by Python as SVG). */
   async qr(text) {
-    const { default: qrcode } = await import(new URL("qrcode.mjs", base).href);
+    const { default: qrcode } = await import(new URL("qrcode.mjs", base()).href);
     const q = qrcode(0, "M");
     q.addData(text);
     q.make();

@@ -65,6 +65,8 @@ async function standalone(root) {
   await carryRules(doc, at);
   doc.querySelectorAll('link[rel="modulepreload"], link[rel="preload"], script[type="py"], mpy-config').forEach((n) => n.remove());
   doc.querySelectorAll('script[src*="runtime/pyscript/"], link[href*="runtime/pyscript/"]').forEach((n) => n.remove());
+  // a home-screen icon means nothing to a file on disk (and the copy's policy loads no image from it)
+  doc.querySelectorAll('link[rel="apple-touch-icon"]').forEach((n) => n.remove());
   for (const link of doc.querySelectorAll('link[rel="stylesheet"]')) {
     const style = doc.createElement("style");
     style.textContent = await get(at(link.getAttribute("href")), "text");

@@ -1,4 +1,4 @@
-"""Every game in Firefox and in Safari's engine (WebKit), on every run (issue 23).
+"""Every game in Firefox and in Safari's engine (WebKit), when asked with CONQUEST_ENGINES (issue 23).
 
 The rules and the page logic are tested in CPython and the glue in Chromium; this keeps
 what differs between engines: Pyodide booting under SpiderMonkey and JavaScriptCore, the
