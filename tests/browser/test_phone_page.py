@@ -105,6 +105,14 @@ class Taps:
                 arg=selector, timeout=3_000)
         except PlaywrightTimeout:  # the checks below say what is wrong
             pass
+        # a control cut by the screen's lower edge inside the step's sheet: the person swipes the
+        # sheet (it scrolls on its own; the map above it stays where it is), as one would
+        self.page.evaluate(
+            """(sel) => { const el = document.querySelector(sel), sheet = el && el.closest('.play-sheet');
+                if (!sheet) return; const over = el.getBoundingClientRect().bottom - innerHeight;
+                if (over > 0) sheet.scrollTop += over + 4; }""",
+            selector,
+        )
         self.screen()
         box = self.page.evaluate(
             """(sel) => {
