@@ -522,6 +522,7 @@ class MetagamePage(GamePage):
         url, self.duel_desk.open_now = self.duel_desk.open_now, None
         if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
             self.shell.host.open_tab(url)
+        self.duel_desk.after_render()  # a live duel's QR codes (drawn in the page)
         want, self.want_focus = self.want_focus, None
         s = self.shell.session
         target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want

@@ -45,6 +45,10 @@ __all__ = [
     "new_table_keys",
     "join_fragment",
     "parse_join_fragment",
+    "parse_seat_key",
+    "seat_fragment",
+    "preseated_table",
+    "TABLE_KEY",
 ]
 
 #: tunable numbers and the relays (``conquest/data/live.json``; build.py reads the relays too)
@@ -54,8 +58,12 @@ MAX_UPDATE = int(SETTINGS["max_update_chars"])
 MAX_NAME = int(SETTINGS["max_name_chars"])
 #: what a guest may send, and the fields each kind carries (shape checks)
 GUEST_KINDS = {"hello", "act", "secret", "claim", "resync", "bye"}
-#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay)
+#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay);
+#: a link made for one seat adds ``.<seat key>`` (:func:`seat_fragment`)
 JOIN_PREFIX = "#live="
+#: where a host's page keeps its open table, by the game's slot (``+ slot id``): the host's
+#: page reopens it after a reload, and the Metagame console writes one for a duel
+TABLE_KEY = "conquest:live-table:"
 
 
 class LiveError(ShellError):
@@ -82,11 +90,45 @@ def join_fragment(code: str, password: str) -> str:
     return f"{JOIN_PREFIX}{code}.{password}"
 
 
+def seat_fragment(code: str, password: str, key: str) -> str:
+    """A join link's fragment for one seat: the device that opens it is the device the
+    host's table already seats there (the key is that device's token, :func:`preseated_table`)."""
+    return f"{join_fragment(code, password)}.{key}"
+
+
+def _key_ok(key: str) -> bool:
+    return 16 <= len(key) <= 64 and all(c.isalnum() or c in "-_" for c in key)
+
+
+def parse_seat_key(fragment: str) -> str | None:
+    """The seat key of a link made for one seat (:func:`seat_fragment`), or None."""
+    if parse_join_fragment(fragment) is None:
+        return None
+    key = fragment[len(JOIN_PREFIX) :].split(".")[2:3]
+    return key[0] if key else None
+
+
+def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]]) -> tuple[dict[str, Any], list[str]]:
+    """A table record (what :meth:`Table.to_json` stores) whose seats are already given to
+    devices not yet connected, one per ``(name, seat)``; and their keys, in that order.
+
+    Why: a Metagame duel is between two named players (M12). The console seats each one
+    before anyone joins, so no seat is free: a spectator who opens the table's link can only
+    watch, and each player's own link (:func:`seat_fragment`) finds their seat waiting.
+    """
+    keys = [device_token() for _ in people]
+    devices = [{"token": k, "name": name[:MAX_NAME], "seat": seat} for k, (name, seat) in zip(keys, people, strict=True)]
+    return {"code": code, "password": password, "devices": devices, "kept": []}, keys
+
+
 def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
     """``(code, password)`` from a join link's fragment, or None when it is not one."""
     if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 200:
         return None
     code, _, password = fragment[len(JOIN_PREFIX) :].partition(".")
+    password, dot, key = password.partition(".")
+    if dot and not _key_ok(key):
+        return None
     ok = set(_CODE_ALPHABET)
     if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64):
         return None
