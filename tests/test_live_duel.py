@@ -47,6 +47,8 @@ def duel_table(host: FakeHost, tie: dict, record: dict) -> tuple:  # noqa: ANN40
     net = Net(dshell, host)
     net.table = Table(dshell, net.table.send, record["code"], record["password"])
     net.table.restore(record)
+    # as live_browser keeps it: the table in the slot's preference, which the console reads
+    net.table.saver = lambda obj: host.save_pref(TABLE_KEY + tie["slot"], json.dumps(obj))
     return dshell, net
 
 
@@ -97,7 +99,12 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     dshell, net = duel_table(host, tie, record)
     box = panel(shell)
     ann = join(net, "peer-a", seat_key(text(find(box, "#mg-live-url-0"))), "Ann on her phone")
-    bob = join(net, "peer-b", seat_key(text(find(box, "#mg-live-url-1"))), "Bob")
+    bob = join(net, "peer-b", seat_key(text(find(box, "#mg-live-url-1"))), "")  # no name typed
+    stored = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    assert [d["name"] for d in stored["devices"]] == ["Ann on her phone", "Bob"]  # Bob keeps his
+    # the console names each link by the duel's seat, whatever a device calls itself
+    assert [text(b) for b in find_all(panel(shell), "button") if text(b).startswith("Copy ")][:2] == \
+        ["Copy Ann's link", "Copy Bob's link"]
     fan = join(net, "peer-s", None, "Fan")
     fan.want = 0
     fan.hello()

@@ -216,10 +216,16 @@ class DuelDesk:
         if live.parse_join_fragment(live.join_fragment(code, password)) is None:
             return None
         page = f"{site_base(self.host.page_url())}{t['game']}/"
+        try:  # the players as the duel names its seats (a device may call itself otherwise)
+            names = [str(x.get("name", "")) for x in self.host.store.open(t["slot"])["options"]["seats"]]
+        except (ConquestError, KeyError, TypeError, AttributeError):
+            names = []
         seats = []
         for d in obj["devices"]:
             if isinstance(d, Mapping) and isinstance(d.get("seat"), int) and isinstance(d.get("token"), str):
-                seats.append((d["seat"], str(d.get("name", "")), page + live.seat_fragment(code, password, d["token"])))
+                seat = d["seat"]
+                name = names[seat] if 0 <= seat < len(names) else str(d.get("name", ""))[: live.MAX_NAME]
+                seats.append((seat, name, page + live.seat_fragment(code, password, d["token"])))
         return code, sorted(seats), page + live.join_fragment(code, password)
 
     def forget(self) -> None:

@@ -583,7 +583,8 @@ class Table:
         token = _text(msg, "device", 64)
         if len(token) < 16:
             raise LiveError("live.malformed", "A device's token must be at least 16 characters.")
-        name = " ".join(_text(msg, "name", 200).split())[:MAX_NAME] or "Guest"
+        given = " ".join(_text(msg, "name", 200).split())[:MAX_NAME]
+        name = given or "Guest"
         want = msg.get("want")
         device = self.devices.get(token)
         if device is None:
@@ -596,7 +597,9 @@ class Table:
             old = device.peer
             if old is not None and old != peer:
                 self.peers.pop(old, None)
-            device.name = name
+            # a device that gives no name keeps the one it had (a seat the host named for a
+            # person, as the Metagame console does for a duel's two players)
+            device.name = name = given or device.name
             self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
         if device.peer != peer:
             device.synced = None  # a new connection (a reload): everything again

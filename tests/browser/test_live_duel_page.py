@@ -51,28 +51,33 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
             console.click("#mg-duel-live")
         table = opened.value
         tw = watch(table, base_url)
+        urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
+        watch_url = console.inner_text("#mg-live-url-watch")
+        assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
+        # the players open their links while the table's page starts (all boot at once)
+        ann.goto(urls[0], wait_until="commit")
+        bob.goto(urls[1], wait_until="commit")
         ready(table)
         assert "/play/conquests/?slot=" in table.url
         table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
         expect(table.locator("#live-seats")).to_contain_text("Ann's device")
-        console.bring_to_front()
-        console.wait_for_selector("#mg-live-qr-1", timeout=30_000)  # both codes drawn locally
-        urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
-        watch_url = console.inner_text("#mg-live-url-watch")
-        assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
-        for width in (1280, 360):
-            console.set_viewport_size({"width": width, "height": 900})
-            console.locator("#mg-duel").scroll_into_view_if_needed()
-            console.screenshot(path=f"{SHOTS}/live-duel-panel-{width}.png", full_page=False)
-        console.set_viewport_size({"width": 1280, "height": 900})
-
-        for page, url, name in ((ann, urls[0], "Ann"), (bob, urls[1], "Bob")):
-            page.goto(url, wait_until="commit")
+        print(f"console and table up after {time.monotonic() - t0:.1f} s")
+        for page, name in ((ann, "Ann"), (bob, "Bob")):
             ready(page)
             page.wait_for_function(
                 f"() => (document.getElementById('live-status')||{{textContent:''}}).textContent.includes('You play {name}')",
                 timeout=120_000)
         print(f"players seated after {time.monotonic() - t0:.1f} s")
+        console.bring_to_front()
+        console.wait_for_selector("#mg-live-qr-1", timeout=30_000)  # both codes drawn locally
+        for width in (1280, 360):
+            console.set_viewport_size({"width": width, "height": 900})
+            console.locator("#mg-duel").scroll_into_view_if_needed()
+            console.screenshot(path=f"{SHOTS}/live-duel-panel-{width}.png", full_page=False)
+        console.set_viewport_size({"width": 1280, "height": 900})
+        table.bring_to_front()
+        table.screenshot(path=f"{SHOTS}/live-duel-table-1280.png", full_page=False)
+        bob.screenshot(path=f"{SHOTS}/live-duel-bob-360.png", full_page=False)
         # seated by their links: nobody picked a seat, and no seat is left for anyone else
         assert ann.locator("#live-free").count() == 0 and bob.locator("#live-free").count() == 0
         expect(table.locator("#live-seats")).not_to_contain_text("disconnected")
