@@ -343,8 +343,8 @@ class DuelDesk:
         t = self.tie()
         if t is None:
             kids += [
-                h("p", f"Play this duel here: {a} and {d} with their names and colours; "
-                       "the campaign takes the result by itself.", cls="mg-msg"),
+                h("p", f"Play this duel with {a} and {d}'s names and colours, here or live on their own "
+                       "two devices; the campaign takes the result by itself.", cls="mg-msg"),
                 # a <p>, not a <div>: the next render's link row must not reuse these buttons (the
                 # page's patcher keeps elements by tag, and a reused button would copy the link)
                 h("p",

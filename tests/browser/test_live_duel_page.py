@@ -9,6 +9,7 @@ page autosaves, a ``storage`` event wakes the console, which replays the duel).
 """
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import watch
-from tests.browser.test_live_page import device, ready
+from tests.browser.test_live_page import ready
 from tests.browser.test_metagame_duels_page import capital_duel_link
 from tools.relay import local_relay
 
@@ -30,6 +31,16 @@ SHOTS = "/tmp"
 def relay() -> Iterator[str]:
     with local_relay() as url:
         yield url
+
+
+def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
+    """A device whose pages take the local relay (as in ``test_live_page``); the setting is
+    written in a try: a tab opened by a link starts as about:blank, where storage is refused."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    settings = json.dumps({"relays": [relay], "iceServers": [], "record": True})
+    ctx.add_init_script(f"try {{ localStorage.setItem('conquest:live-settings', {json.dumps(settings)}); }} catch (e) {{}}")
+    page = ctx.new_page()
+    return ctx, watch(page, base_url)
 
 
 def moves_shown(page: Any, n: int) -> None:
@@ -47,6 +58,8 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         console.goto(base_url + link, wait_until="commit")
         ready(console)
         console.wait_for_selector("#mg-duel-live")
+        console.locator("#mg-duel").scroll_into_view_if_needed()
+        console.screenshot(path=f"{SHOTS}/live-duel-offer-1280.png", full_page=False)
         with cctx.expect_page() as opened:  # the click opens the duel's table on this device
             console.click("#mg-duel-live")
         table = opened.value
@@ -74,6 +87,10 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
             console.set_viewport_size({"width": width, "height": 900})
             console.locator("#mg-duel").scroll_into_view_if_needed()
             console.screenshot(path=f"{SHOTS}/live-duel-panel-{width}.png", full_page=False)
+        # a phone's taps reach every control of the panel: at least 44 px tall
+        heights = console.evaluate("() => [...document.querySelectorAll('#mg-duel button, #mg-duel a.button')]"
+                                   ".map(b => b.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44, heights
         console.set_viewport_size({"width": 1280, "height": 900})
         table.bring_to_front()
         table.screenshot(path=f"{SHOTS}/live-duel-table-1280.png", full_page=False)
