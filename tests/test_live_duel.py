@@ -192,3 +192,27 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     net.run()
     assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
     assert [b for b in find_all(panel(shell), "button") if text(b) == "Copy Ann's link"]
+
+
+def test_a_capitals_second_duel_is_set_up_live_again_with_new_links_for_the_same_players() -> None:
+    from test_page_duels import play_in_other_tab
+
+    shell, page, host = console(capital=True)
+    fire(panel(shell), "#mg-duel-live")
+    page.after_render()
+    assert len(host.opened) == 1  # the click opened the first duel's table
+    first = page.duel_desk.tie()
+    # Ann wins the first game (the duel's page autosaved it; a scripted end keeps this short)
+    play_in_other_tab(host, first["slot"])
+    assert page.duel_desk.poll() and shell.session.match.state.inv.duel_wins == 1
+    tie = page.duel_desk.tie()
+    assert tie["mode"] == "live" and tie["slot"] != first["slot"]
+    record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    old = json.loads(host.load_pref(TABLE_KEY + first["slot"]))
+    assert [(d["name"], d["seat"]) for d in record["devices"]] == [("Ann", 0), ("Bob", 1)]
+    assert record["code"] != old["code"]  # a table of its own: the first one's tab may still be open
+    box = panel(shell)
+    assert "Duel (second game)" in text(box) and "Open the duel's table (second game)" in text(box)
+    assert seat_key(text(find(box, "#mg-live-url-1"))) == record["devices"][1]["token"]
+    page.after_render()
+    assert len(host.opened) == 1  # set up by itself, not opened: the host opens its table when ready
