@@ -12,12 +12,14 @@ import json
 
 from conquests import ConquestsPage
 from live import TABLE_KEY, Guest, Table, device_token, parse_join_fragment, parse_seat_key
+from metagame import MetagamePage
 from page_host import FakeHost, make_page
 from test_live import Net
 from test_page_duels import console, panel
 from ui import find, find_all, fire, text
 
 from conquest.core import get_game
+from conquest.games.metagame.actions import Duel
 from conquest.savecode import make_fragment
 from conquest.session import Match
 
@@ -216,3 +218,24 @@ def test_a_capitals_second_duel_is_set_up_live_again_with_new_links_for_the_same
     assert seat_key(text(find(box, "#mg-live-url-1"))) == record["devices"][1]["token"]
     page.after_render()
     assert len(host.opened) == 1  # set up by itself, not opened: the host opens its table when ready
+
+
+def test_the_audience_can_be_a_live_table_to_watch_only() -> None:
+    shell, page, host = console()
+    net = Net(shell, host)
+    net.table.keep_all()  # the console's "Audience on their own devices"
+    fan = net.join("peer-s", MetagamePage, "Fan", 0)  # asks for Ann's seat: not free
+    assert fan.session.spectator and fan.session.only_seat is None and net.table.free_seats() == []
+    assert fan.session.match.log == shell.session.match.log
+    fan.claim(1)
+    fan._send({"t": "act", "step": len(shell.session.match.log), "action": "da"})
+    net.run()
+    assert "not free" in fan.refusals[-2] and "spectators cannot play" in fan.refusals[-1]
+    # the spectator's console has no controls and no duel panel; it follows the host's steps
+    trees = fan.shell.page.render(fan.session.view())
+    assert not [b for t in trees.values() for b in find_all(t, "button")]
+    assert not [n for n in find_all(trees["mg-side"], "section") if n.attrs.get("id") == "mg-duel"]
+    assert shell.play(Duel("a"))
+    net.table.sync()
+    net.run()
+    assert fan.session.match.log == shell.session.match.log and fan.session.match.log[-1] == "da"

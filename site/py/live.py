@@ -512,6 +512,13 @@ class Table:
             return set(local[:1])
         return self._kept & set(local)
 
+    def keep_all(self) -> None:
+        """The host's device keeps every human seat: a table only to watch (the Metagame
+        console's audience on their own devices, where the host enters every step)."""
+        self._kept = set(range(len(self.session.seats())))
+        self.save_table()
+        self.sync(meta_only=True)
+
     def release(self, seat: int) -> None:
         """The host's device gives up ``seat``: a guest may take it."""
         self._kept = self.kept() - {seat}

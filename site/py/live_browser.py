@@ -262,6 +262,12 @@ class LiveBrowser:
         """The panel's controls."""
         if what == "start":
             self.start_host()
+        elif what == "start-audience":  # a table to watch only (the Metagame console's audience)
+            if self.table is None and self.role is None:
+                self.start_host()
+            if self.table is not None:
+                self.table.keep_all()
+                self.host.reveal("live-panel")
         elif what == "close" and self.table is not None:
             if not self.host.confirm("Close the live table? The other devices stop playing; the game stays here."):
                 return
