@@ -1202,6 +1202,7 @@ def main() -> None:
     runner = run(MetagamePage)
     wire_duel_desk(runner)
     runner.page.live_audience = lambda: runner.live.on("start-audience")
+    runner.render()  # the audience's live button, now that it can work
     js.window.conquestBench = create_proxy(
         lambda text, repeats=3: bench(str(text), int(repeats or 3), runner.host.clock)
     )

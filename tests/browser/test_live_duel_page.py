@@ -127,3 +127,36 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
     finally:
         for c in (cctx, actx, bctx):
             c.close()
+
+
+def test_metagame_audience_watches_live_on_another_device(browser: Any, base_url: str, relay: str) -> None:
+    link, _ = capital_duel_link()
+    cctx, cw = device(browser, base_url, relay)
+    fctx, fw = device(browser, base_url, relay, 360, 740)
+    console, fan = cw.page, fw.page
+    try:
+        console.goto(base_url + link, wait_until="commit")
+        ready(console)
+        console.click("#mg-live-audience")
+        console.wait_for_selector("#live-join-url")
+        join = console.inner_text("#live-join-url")
+        fan.goto(join, wait_until="commit")
+        ready(fan)
+        fan.wait_for_function(
+            "() => (document.getElementById('live-status')||{textContent:''}).textContent.includes('You are watching')",
+            timeout=120_000)
+        assert fan.locator("#live-free").count() == 0  # every seat is kept by the console
+        expect(fan.locator("#shell-bar")).to_contain_text("Step 8")
+        assert fan.locator("#mg-duel").count() == 0 and fan.locator("#mg-won-a").count() == 0
+        fan.screenshot(path=f"{SHOTS}/live-audience-360.png", full_page=False)
+        console.locator("#live-panel").scroll_into_view_if_needed()
+        console.screenshot(path=f"{SHOTS}/live-audience-host-1280.png", full_page=False)
+        # the host enters the duel's winner by hand; the audience's device follows
+        console.click("#mg-won-a")
+        expect(fan.locator("#shell-bar")).to_contain_text("Step 9", timeout=30_000)
+        for w in (cw, fw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (cctx, fctx):
+            c.close()
