@@ -239,3 +239,36 @@ def test_the_audience_can_be_a_live_table_to_watch_only() -> None:
     net.table.sync()
     net.run()
     assert fan.session.match.log == shell.session.match.log and fan.session.match.log[-1] == "da"
+
+
+def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_links() -> None:
+    from duel_desk import DRAWN, duel_banner
+
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    ann = join(net, "peer-a", record["devices"][0]["token"], "")
+    bob = join(net, "peer-b", record["devices"][1]["token"], "")
+    links = [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)]
+    # the duel's page plays a draw (a scripted position at its 199th quiet ply, as a position link would)
+    save = host.store.open(tie["slot"])
+    duel = Match(save["game"], {**save["options"], "position": "5g/6/6/6/6/G5 - w 199 1"})
+    dshell.open(duel, host.store.get(tie["slot"]))
+    net.table.sync_session()  # what live_browser's after_render runs after every render
+    net.table.sync()
+    net.run()
+    assert ann.shell.play(CONQUESTS.parse_action("a1b1")), ann.shell.message
+    net.run()
+    assert CONQUESTS.outcome(dshell.session.match.state).winners == ()
+    assert not page.duel_desk.poll() and text(find(panel(shell), "#mg-duel-note")) == DRAWN
+    # the table's page plays it again: a new slot, the same table, the guests on the new game
+    fire(duel_banner(host, dshell.session, dshell), "#shell-duel-again")
+    new = dshell.session.slot_id
+    assert new != tie["slot"] and json.loads(host.load_pref(TABLE_KEY + new))["code"] == record["code"]
+    net.table.sync_session()
+    net.table.sync()
+    net.run()
+    assert ann.session.match.log == [] == bob.session.match.log
+    assert (ann.session.only_seat, bob.session.only_seat) == (0, 1)
+    page.duel_desk.poll()
+    assert page.duel_desk.tie()["slot"] == new
+    assert [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)] == links

@@ -485,6 +485,9 @@ def replay_duel(shell: Any) -> Any:
     ties[slot.id] = {**t, "taken": False}
     if not save_ties(host, ties):
         shell.say("This browser refused to remember the duel; paste its finished link in the console instead.", "error")
+    table = host.load_pref(live.TABLE_KEY + s.slot_id) if t.get("mode") == "live" else None
+    if table:  # a live duel goes on at the same table: the players' links and devices stay
+        host.save_pref(live.TABLE_KEY + slot.id, table)
     shell.open(match, slot)
     host.go(f"?slot={slot.id}")
     shell.say("The duel starts again; when it ends, the campaign's console takes the result by itself.")
