@@ -272,3 +272,15 @@ def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_li
     page.duel_desk.poll()
     assert page.duel_desk.tie()["slot"] == new
     assert [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)] == links
+
+
+def test_seat_links_parse_and_a_bad_seat_key_is_not_a_join_link() -> None:
+    from live import join_fragment, seat_fragment
+
+    key = device_token()
+    assert parse_join_fragment(seat_fragment("ABCDEFGH", "p" * 22, key)) == ("ABCDEFGH", "p" * 22)
+    assert parse_seat_key(seat_fragment("ABCDEFGH", "p" * 22, key)) == key
+    assert parse_seat_key(join_fragment("ABCDEFGH", "p" * 22)) is None  # the spectators' link
+    for bad in ("", "short", "k" * 65, "has space" + "k" * 16, "<b>" + "k" * 16, key + ".more"):
+        frag = join_fragment("ABCDEFGH", "p" * 22) + "." + bad
+        assert parse_join_fragment(frag) is None and parse_seat_key(frag) is None, bad
