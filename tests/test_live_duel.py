@@ -11,7 +11,15 @@ from __future__ import annotations
 import json
 
 from conquests import ConquestsPage
-from live import TABLE_KEY, Guest, Table, device_token, parse_join_fragment, parse_seat_key
+from live import (
+    TABLE_KEY,
+    Guest,
+    Table,
+    device_token,
+    parse_join_fragment,
+    parse_seat_key,
+    render_guest_panel,
+)
 from metagame import MetagamePage
 from page_host import FakeHost, make_page
 from test_live import Net
@@ -80,6 +88,7 @@ def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() ->
     assert [x["name"] for x in save["options"]["seats"]] == ["Ann", "Bob"]
     assert [(d["name"], d["seat"]) for d in record["devices"]] == [("Ann", 0), ("Bob", 1)]
     assert record["kept"] == []  # the console's device plays neither seat
+    assert record["reserved"] == {"0": record["devices"][0]["token"], "1": record["devices"][1]["token"]}
     links = {s: text(find(box, f"#mg-live-url-{s}")) for s in (0, 1)}
     for s, d in enumerate(record["devices"]):
         assert links[s].startswith("http://127.0.0.1:8000/play/conquests/#live=")
@@ -193,6 +202,21 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     stranger.claim(0)
     net.run()
     assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
+    # Ann chooses to watch for a while: her seat stays kept for her link, not for the stranger
+    again.claim(None)
+    net.run()
+    assert again.session.only_seat is None and net.table.free_seats() == []
+    assert [x["where"] for x in stranger.meta["seats"]] == ["reserved", "device"]
+    words = text(render_guest_panel(stranger, True, False, lambda *a: None))
+    assert "Ann: kept for its player" in words and "Play Ann" not in words
+    assert [x["where"] for x in again.meta["seats"]] == ["free", "device"]  # hers to take back
+    stranger.claim(0)
+    net.run()
+    assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
+    again.claim(0)
+    net.run()
+    assert again.session.only_seat == 0
+    assert text(find(panel(shell), "#mg-live-url-0")).endswith("." + key)  # her link is the same
     assert [b for b in find_all(panel(shell), "button") if text(b) == "Copy Ann's link"]
 
 

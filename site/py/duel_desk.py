@@ -220,12 +220,17 @@ class DuelDesk:
             names = [str(x.get("name", "")) for x in self.host.store.open(t["slot"])["options"]["seats"]]
         except (ConquestError, KeyError, TypeError, AttributeError):
             names = []
-        seats = []
+        # each seat's key: the table keeps it for its player (even while they watch or are away)
+        reserved = obj.get("reserved")
+        keys = {int(k): v for k, v in reserved.items() if str(k).isdigit() and isinstance(v, str)} \
+            if isinstance(reserved, Mapping) else {}
         for d in obj["devices"]:
             if isinstance(d, Mapping) and isinstance(d.get("seat"), int) and isinstance(d.get("token"), str):
-                seat = d["seat"]
-                name = names[seat] if 0 <= seat < len(names) else str(d.get("name", ""))[: live.MAX_NAME]
-                seats.append((seat, name, page + live.seat_fragment(code, password, d["token"])))
+                keys.setdefault(d["seat"], d["token"])
+        seats = []
+        for seat, key in keys.items():
+            name = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+            seats.append((seat, name, page + live.seat_fragment(code, password, key)))
         return code, sorted(seats), page + live.join_fragment(code, password)
 
     def forget(self) -> None:

@@ -118,7 +118,8 @@ def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]])
     """
     keys = [device_token() for _ in people]
     devices = [{"token": k, "name": name[:MAX_NAME], "seat": seat} for k, (name, seat) in zip(keys, people, strict=True)]
-    return {"code": code, "password": password, "devices": devices, "kept": []}, keys
+    reserved = {str(seat): k for k, (_, seat) in zip(keys, people, strict=True)}
+    return {"code": code, "password": password, "devices": devices, "kept": [], "reserved": reserved}, keys
 
 
 def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
@@ -455,6 +456,9 @@ class Table:
         self.parsed = 0
         self.log_notes: list[str] = []  # what the host is told (joins, refusals)
         self._kept: set[int] | None = None
+        #: seats kept for one device each, by its token (a Metagame duel's two players): no
+        #: other device may take them, even while their player watches or is away
+        self.reserved: dict[int, str] = {}
         #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
         #: second device of the same seat costs no engine work (checked by identity)
         self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
@@ -483,8 +487,11 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
-        return {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
-                "kept": None if self._kept is None else sorted(self._kept)}
+        out = {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
+               "kept": None if self._kept is None else sorted(self._kept)}
+        if self.reserved:
+            out["reserved"] = {str(k): v for k, v in sorted(self.reserved.items())}
+        return out
 
     def restore(self, obj: Mapping[str, Any]) -> None:
         for d in obj.get("devices", []):
@@ -494,13 +501,24 @@ class Table:
                                                   seat=seat if isinstance(seat, int) else None)
         kept = obj.get("kept")
         self._kept = {x for x in kept if isinstance(x, int)} if isinstance(kept, list) else None
+        reserved = obj.get("reserved")
+        if isinstance(reserved, Mapping):
+            self.reserved = {int(k): v for k, v in reserved.items()
+                             if isinstance(k, str) and k.isdigit() and len(k) < 3 and isinstance(v, str)}
         self.sync_session()
 
     def free_seats(self) -> list[int]:
         """Human seats no device plays and the host's people do not keep: ``keep``."""
         s = self.session
         taken = {d.seat for d in self.devices.values() if d.seat is not None}
-        return [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in taken and i not in self.kept()]
+        return [i for i, seat in enumerate(s.seats())
+                if not seat.is_bot and i not in taken and i not in self.kept() and i not in self.reserved]
+
+    def may_take(self, device: Device, seat: int) -> bool:
+        """A free seat, or the one kept for this device that nobody else plays now."""
+        if seat in self.free_seats():
+            return True
+        return self.reserved.get(seat) == device.token and all(d.seat != seat for d in self.devices.values())
 
     def kept(self) -> set[int]:
         """Seats the host's own device keeps: by default its first human seat; the host
@@ -522,6 +540,7 @@ class Table:
     def release(self, seat: int) -> None:
         """The host's device gives up ``seat``: a guest may take it."""
         self._kept = self.kept() - {seat}
+        self.reserved.pop(seat, None)  # the host opens it: any guest may take it
         self.save_table()
         self.sync(meta_only=True)
 
@@ -612,7 +631,7 @@ class Table:
             device.synced = None  # a new connection (a reload): everything again
         device.peer = peer
         self.peers[peer] = token
-        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and want in self.free_seats():
+        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and self.may_take(device, want):
             device.seat = want
             self.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
         self.save_table()
@@ -626,7 +645,7 @@ class Table:
             self.note(f"{device.name} now watches.")
         else:
             seat = _int(msg, "seat", 0, 15)
-            if seat != device.seat and seat not in self.free_seats():
+            if seat != device.seat and not self.may_take(device, seat):
                 raise LiveError("live.seat-taken", f"{self.session.seat_name(seat)}'s seat is not free.")
             device.seat = seat
             self.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
@@ -718,6 +737,11 @@ class Table:
             d.seat = seat
         else:
             self._kept = self.kept() | {seat}
+        if seat in self.reserved:  # the host moved the seat: it is kept for where it went
+            if token is None:
+                del self.reserved[seat]
+            else:
+                self.reserved[seat] = token
         self.save_table()
         self.sync_session()
         self.sync()
@@ -775,7 +799,8 @@ class Table:
                 "name": seat.name,
                 "colour": seat.colour,
                 "bot": seat.is_bot,
-                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else "free")),
+                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else
+                         ("free" if self.may_take(device, i) else "reserved"))),
                 "device": d.name if d is not None else None,
                 "connected": d.connected if d is not None else True,
             })
@@ -1125,7 +1150,8 @@ def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable
         h("li", h("span", cls="swatch", style=f"background:{x.get('colour', '#888')}", aria_hidden="true"),
           f"{x.get('name', '')}: " + ("computer" if x.get("bot") else
                                      (f"{x.get('device')}'s device" + ("" if x.get("connected") else " (away)"))
-                                     if x.get("device") else ("the host's device" if x.get("where") == "host" else "free")))
+                                     if x.get("device") else {"host": "the host's device", "reserved": "kept for its player"}
+                                     .get(str(x.get("where")), "free")))
         for x in seats if isinstance(x, Mapping)
     ]
     parts.append(h("ul", *listing, cls="live-seats", id="live-seats"))
