@@ -186,6 +186,9 @@ class MetagamePage(GamePage):
         self.perf: dict[str, float] = {}
         #: a duel in one of the site's own games: set up, watched, its result taken (issue 14)
         self.duel_desk = DuelDesk(self)
+        #: opens a live table of the campaign to watch only (issue 22), set by the page
+        #: (``live_browser``); None in CPython, where there is no network
+        self.live_audience: Any = None
         #: set by the person's own step here (click, key, pick): after the next render the
         #: keyboard focus goes to the control the new step needs (never after typed text)
         self.want_focus: str | None = None
@@ -522,6 +525,7 @@ class MetagamePage(GamePage):
         url, self.duel_desk.open_now = self.duel_desk.open_now, None
         if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
             self.shell.host.open_tab(url)
+        self.duel_desk.after_render()  # a live duel's QR codes (drawn in the page)
         want, self.want_focus = self.want_focus, None
         s = self.shell.session
         target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want
@@ -1083,6 +1087,12 @@ class MetagamePage(GamePage):
                      data_audience="1"),
               h("span", " A second tab with the map and the wheel large and no controls, kept in step with this one: "
                         "share that tab on the video call.", cls="muted")),
+            None if self.live_audience is None else h(
+                "p", h("button", "Audience on their own devices", type="button", cls="small", id="mg-live-audience",
+                       on_click=lambda ev: self.live_audience()),
+                h("span", " A live table to watch only: its link and QR code show at the top of this page; "
+                          "everyone who opens it follows the campaign on their own device, and this device "
+                          "keeps every seat.", cls="muted")),
             h("p", h("button", "Measure the engine's speed here", type="button", cls="small", id="mg-speed",
                      on_click=lambda ev: self.measure_speed()),
               h("span", self.speed, id="mg-speed-out", aria_live="polite", data_result=self.speed_result),
@@ -1191,6 +1201,8 @@ def main() -> None:
 
     runner = run(MetagamePage)
     wire_duel_desk(runner)
+    runner.page.live_audience = lambda: runner.live.on("start-audience")
+    runner.render()  # the audience's live button, now that it can work
     js.window.conquestBench = create_proxy(
         lambda text, repeats=3: bench(str(text), int(repeats or 3), runner.host.clock)
     )

@@ -18,6 +18,13 @@ campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' par
   console opens, when another tab writes storage, and when the console gets the focus)
   plays the result by itself. A tie that no longer matches the campaign (undo, another
   step) is ignored;
+- live (issue 22): the console seats the two players at a live table of the duel before
+  anyone joins (:func:`live.preseated_table`, stored where the duel's page reopens its
+  table) and opens the duel's page on this device, which runs the table; each player gets
+  a link (and its QR code) for their own seat, a spectator the table's plain link. The
+  duel's page autosaves every step its table plays, so the end comes back by the same tie
+  as a duel played here, and is replayed the same way (M12): no device but this one writes
+  the duel's save, and what it holds is checked move by move before the campaign takes it;
 - the capital rule (two wins of the same game): after the first win the second duel is set
   up at once, in the same way;
 - the duel page's banner (:func:`duel_banner`): which campaign the duel is for, and the way
@@ -31,6 +38,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import live
 from ui import Node, h
 
 from conquest.core import ConquestError, Game, IllegalAction, get_game
@@ -48,8 +56,9 @@ TIES_KEY = "conquest:metagame:duel-ties"
 #: (issue 21, item 7; the rules page: "The app never records a drawn built-in duel as a win")
 DRAWN = ("The duel ended in a draw, and a drawn duel decides nothing (M12): play it again "
          "(or enter the winner by hand).")
-#: how a duel is played: on this device, or by link between the two players
-MODES = {"here": "on this device", "link": "by link"}
+#: how a duel is played: on this device, by link between the two players, or live (each
+#: player on their own device, this device running the table: issue 22)
+MODES = {"here": "on this device", "link": "by link", "live": "live on the two players' devices"}
 #: ties kept at most (the oldest go first): a preference stays small
 MAX_TIES = 40
 
@@ -92,6 +101,10 @@ class DuelDesk:
         self.open_now: str | None = None
         #: the duel just looked at ended in a draw: the panel offers to play it again
         self.drawn = False
+        #: QR codes of the live duel's links, by link (drawn in the page, see wire_duel_desk)
+        self.qr: dict[str, Node] = {}
+        #: the page's way to draw the missing QR codes after a render (None in CPython)
+        self.draw_qr: Any = None
 
     # -- the tie ----------------------------------------------------------------------
     @property
@@ -162,11 +175,63 @@ class DuelDesk:
         }
         if not save_ties(self.host, ties):
             self.shell.say("This browser refused to remember the duel; paste its finished link here instead.", "error")
+        if mode == "live":
+            self.seat_table(slot.id, setup["options"])
         self.note = None
         self.seen = None
         self.drawn = False
-        if mode == "here" and open_now:
+        if mode in ("here", "live") and open_now:
             self.open_now = self.duel_url({**ties[slot.id], "slot": slot.id})
+
+    def seat_table(self, slot_id: str, options: Mapping[str, Any]) -> None:
+        """The live duel's table, its seats given to the two players (the duel's seats, in
+        order: duel_setup seats them as the campaign names them), stored where the duel's
+        page opens it."""
+        code, password = live.new_table_keys()
+        people = [(str(x.get("name", "")), i) for i, x in enumerate(options.get("seats") or [])]
+        record, _ = live.preseated_table(code, password, people)
+        if not self.host.save_pref(live.TABLE_KEY + slot_id, json.dumps(record)):
+            self.shell.say("This browser refused to keep the live table; play the duel here or by link.", "error")
+
+    def table(self, t: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The live duel's table as stored (the duel's page keeps it up to date), or None."""
+        raw = self.host.load_pref(live.TABLE_KEY + str(t.get("slot", "")))
+        try:
+            obj = json.loads(raw) if raw else None
+        except ValueError:
+            return None
+        if not isinstance(obj, dict) or not isinstance(obj.get("devices"), list):
+            return None
+        return obj
+
+    def live_links(self, t: Mapping[str, Any]) -> tuple[str, list[tuple[int, str, str]], str] | None:
+        """``(room code, [(seat, player, link)], spectators' link)`` of the live duel, or None.
+
+        A player's link names their seat's key (the device the table keeps for them); the
+        spectators' link names none, and with both seats taken it can only watch."""
+        obj = self.table(t)
+        if obj is None:
+            return None
+        code, password = str(obj.get("code", "")), str(obj.get("password", ""))
+        if live.parse_join_fragment(live.join_fragment(code, password)) is None:
+            return None
+        page = f"{site_base(self.host.page_url())}{t['game']}/"
+        try:  # the players as the duel names its seats (a device may call itself otherwise)
+            names = [str(x.get("name", "")) for x in self.host.store.open(t["slot"])["options"]["seats"]]
+        except (ConquestError, KeyError, TypeError, AttributeError):
+            names = []
+        # each seat's key: the table keeps it for its player (even while they watch or are away)
+        reserved = obj.get("reserved")
+        keys = {int(k): v for k, v in reserved.items() if str(k).isdigit() and isinstance(v, str)} \
+            if isinstance(reserved, Mapping) else {}
+        for d in obj["devices"]:
+            if isinstance(d, Mapping) and isinstance(d.get("seat"), int) and isinstance(d.get("token"), str):
+                keys.setdefault(d["seat"], d["token"])
+        seats = []
+        for seat, key in keys.items():
+            name = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+            seats.append((seat, name, page + live.seat_fragment(code, password, key)))
+        return code, sorted(seats), page + live.join_fragment(code, password)
 
     def forget(self) -> None:
         """Drop the tie of the step now (the duel's own slot stays in the saved games)."""
@@ -283,13 +348,15 @@ class DuelDesk:
         t = self.tie()
         if t is None:
             kids += [
-                h("p", f"Play this duel here: {a} and {d} with their names and colours; "
-                       "the campaign takes the result by itself.", cls="mg-msg"),
+                h("p", f"Play this duel with {a} and {d}'s names and colours, here or live on their own "
+                       "two devices; the campaign takes the result by itself.", cls="mg-msg"),
                 # a <p>, not a <div>: the next render's link row must not reuse these buttons (the
                 # page's patcher keeps elements by tag, and a reused button would copy the link)
                 h("p",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
                     on_click=lambda ev: self.start("here", open_now=True)),
+                  h("button", "Play live on the two players' devices", type="button", id="mg-duel-live",
+                    cls="secondary", on_click=lambda ev: self.start("live", open_now=True)),
                   None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
                                         cls="secondary", on_click=lambda ev: self.start("link")),
                   cls="mg-actions"),
@@ -313,6 +380,8 @@ class DuelDesk:
                 h("a", "Open it here too", href=self.duel_url(t), target="_blank", rel="noopener",
                   cls="button secondary", id="mg-duel-open"),
             ]
+        elif t.get("mode") == "live":
+            kids += self.render_live(t, second)
         else:
             kids += [
                 h("p", f"The duel is set up on this device: {a} against {d}. When it ends, "
@@ -341,6 +410,64 @@ class DuelDesk:
         return h("section", *kids, id="mg-duel", cls="mg-duel")
 
 
+    def render_live(self, t: Mapping[str, Any], second: str) -> list[Any]:
+        """The live duel: the table's tab, each player's link and QR code, the spectators' link."""
+        links = self.live_links(t)
+        kids: list[Any] = [
+            h("p", "Played live: each player plays their seat on their own device. This device runs the "
+                   "duel's table in its own tab: keep that tab open. When the duel ends, this console "
+                   "takes the result by itself and replays it (M12).", cls="mg-msg"),
+            h("a", f"Open the duel's table{second}", href=self.duel_url(t), target="_blank", rel="noopener",
+              cls="button", id="mg-duel-open"),
+        ]
+        if links is None:
+            kids.append(h("p", "The live table of this duel is not in this browser any more: set the duel up "
+                               "again, or enter the winner by hand.", cls="mg-msg bad", id="mg-live-lost"))
+            return kids
+        code, seats, watch = links
+        kids.append(h("p", "Room code ", h("strong", code, id="mg-live-code"), cls="mg-msg"))
+        for seat, name, url in seats:
+            kids.append(h(
+                "div",
+                h("p", h("strong", f"{name}'s link"), f" (their seat only: send it to {name} alone)", cls="mg-msg"),
+                self._qr(url, f"mg-live-qr-{seat}"),
+                h("p",
+                  h("button", f"Copy {name}'s link", type="button", cls="small secondary", data_copy=url,
+                    id=f"mg-live-copy-{seat}"),
+                  cls="mg-actions"),
+                h("span", url, cls="url", id=f"mg-live-url-{seat}"),
+                cls="mg-live-seat", data_seat=str(seat),
+            ))
+        kids.append(h(
+            "div",
+            h("p", "Spectators may watch with this link:", cls="mg-msg muted"),
+            h("p", h("button", "Copy the spectators' link", type="button", cls="small secondary", data_copy=watch,
+                     id="mg-live-copy-watch"), cls="mg-actions"),
+            h("span", watch, cls="url", id="mg-live-url-watch"),
+            cls="mg-live-watch",
+        ))
+        kids.append(h("p", live.PRIVACY, cls="mg-msg muted live-privacy"))
+        return kids
+
+    def _qr(self, url: str, id_: str) -> Node | None:
+        node = self.qr.get(url)
+        if node is not None:
+            node.attrs["id"] = id_  # two codes on one page: one id each
+        return node
+
+    def after_render(self) -> None:
+        if self.draw_qr is not None and self.qr_wanted():
+            self.draw_qr()
+
+    def qr_wanted(self) -> list[str]:
+        """The live duel's links whose QR code the page has not drawn yet."""
+        t = self.tie()
+        links = self.live_links(t) if t is not None and t.get("mode") == "live" else None
+        if links is None:
+            return []
+        return [url for _, _, url in links[1] if url not in self.qr]
+
+
 def replay_duel(shell: Any) -> Any:
     """A drawn duel played again from its own page (item 7): a new game with the same seats
     and options in a new slot, tied to the same campaign step (the console follows the newest
@@ -363,6 +490,9 @@ def replay_duel(shell: Any) -> Any:
     ties[slot.id] = {**t, "taken": False}
     if not save_ties(host, ties):
         shell.say("This browser refused to remember the duel; paste its finished link in the console instead.", "error")
+    table = host.load_pref(live.TABLE_KEY + s.slot_id) if t.get("mode") == "live" else None
+    if table:  # a live duel goes on at the same table: the players' links and devices stay
+        host.save_pref(live.TABLE_KEY + slot.id, table)
     shell.open(match, slot)
     host.go(f"?slot={slot.id}")
     shell.say("The duel starts again; when it ends, the campaign's console takes the result by itself.")
@@ -420,6 +550,29 @@ def wire_duel_desk(runner: Any) -> None:
     import js  # type: ignore[import-not-found]
 
     desk: DuelDesk = runner.page.duel_desk
+
+    busy: list[Any] = []
+
+    async def draw() -> None:
+        try:
+            for url in desk.qr_wanted():
+                rows = await js.window.conquestLive.qr(url)
+                desk.qr[url] = live.qr_svg([[c == "1" for c in str(r)] for r in rows], "QR code of this player's link")
+        except Exception as exc:  # noqa: BLE001 - the links still work without their codes
+            js.console.warn(f"QR code: {exc}")
+            desk.draw_qr = None  # not again on every render
+        finally:
+            busy.clear()
+        runner.render()
+
+    def draw_qr() -> None:
+        """The missing QR codes, drawn by the pinned encoder (live.js), one task at a time."""
+        if not busy:
+            import asyncio
+
+            busy.append(asyncio.ensure_future(draw()))
+
+    desk.draw_qr = draw_qr
 
     def look(ev: Any = None) -> None:
         if runner.guard(desk.poll) or desk.note:

@@ -45,6 +45,10 @@ __all__ = [
     "new_table_keys",
     "join_fragment",
     "parse_join_fragment",
+    "parse_seat_key",
+    "seat_fragment",
+    "preseated_table",
+    "TABLE_KEY",
 ]
 
 #: tunable numbers and the relays (``conquest/data/live.json``; build.py reads the relays too)
@@ -54,8 +58,12 @@ MAX_UPDATE = int(SETTINGS["max_update_chars"])
 MAX_NAME = int(SETTINGS["max_name_chars"])
 #: what a guest may send, and the fields each kind carries (shape checks)
 GUEST_KINDS = {"hello", "act", "secret", "claim", "resync", "bye"}
-#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay)
+#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay);
+#: a link made for one seat adds ``.<seat key>`` (:func:`seat_fragment`)
 JOIN_PREFIX = "#live="
+#: where a host's page keeps its open table, by the game's slot (``+ slot id``): the host's
+#: page reopens it after a reload, and the Metagame console writes one for a duel
+TABLE_KEY = "conquest:live-table:"
 
 
 class LiveError(ShellError):
@@ -82,11 +90,46 @@ def join_fragment(code: str, password: str) -> str:
     return f"{JOIN_PREFIX}{code}.{password}"
 
 
+def seat_fragment(code: str, password: str, key: str) -> str:
+    """A join link's fragment for one seat: the device that opens it is the device the
+    host's table already seats there (the key is that device's token, :func:`preseated_table`)."""
+    return f"{join_fragment(code, password)}.{key}"
+
+
+def _key_ok(key: str) -> bool:
+    return 16 <= len(key) <= 64 and all(c.isalnum() or c in "-_" for c in key)
+
+
+def parse_seat_key(fragment: str) -> str | None:
+    """The seat key of a link made for one seat (:func:`seat_fragment`), or None."""
+    if parse_join_fragment(fragment) is None:
+        return None
+    key = fragment[len(JOIN_PREFIX) :].split(".")[2:3]
+    return key[0] if key else None
+
+
+def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]]) -> tuple[dict[str, Any], list[str]]:
+    """A table record (what :meth:`Table.to_json` stores) whose seats are already given to
+    devices not yet connected, one per ``(name, seat)``; and their keys, in that order.
+
+    Why: a Metagame duel is between two named players (M12). The console seats each one
+    before anyone joins, so no seat is free: a spectator who opens the table's link can only
+    watch, and each player's own link (:func:`seat_fragment`) finds their seat waiting.
+    """
+    keys = [device_token() for _ in people]
+    devices = [{"token": k, "name": name[:MAX_NAME], "seat": seat} for k, (name, seat) in zip(keys, people, strict=True)]
+    reserved = {str(seat): k for k, (_, seat) in zip(keys, people, strict=True)}
+    return {"code": code, "password": password, "devices": devices, "kept": [], "reserved": reserved}, keys
+
+
 def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
     """``(code, password)`` from a join link's fragment, or None when it is not one."""
     if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 200:
         return None
     code, _, password = fragment[len(JOIN_PREFIX) :].partition(".")
+    password, dot, key = password.partition(".")
+    if dot and not _key_ok(key):
+        return None
     ok = set(_CODE_ALPHABET)
     if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64):
         return None
@@ -413,6 +456,9 @@ class Table:
         self.parsed = 0
         self.log_notes: list[str] = []  # what the host is told (joins, refusals)
         self._kept: set[int] | None = None
+        #: seats kept for one device each, by its token (a Metagame duel's two players): no
+        #: other device may take them, even while their player watches or is away
+        self.reserved: dict[int, str] = {}
         #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
         #: second device of the same seat costs no engine work (checked by identity)
         self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
@@ -441,8 +487,11 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
-        return {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
-                "kept": None if self._kept is None else sorted(self._kept)}
+        out = {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
+               "kept": None if self._kept is None else sorted(self._kept)}
+        if self.reserved:
+            out["reserved"] = {str(k): v for k, v in sorted(self.reserved.items())}
+        return out
 
     def restore(self, obj: Mapping[str, Any]) -> None:
         for d in obj.get("devices", []):
@@ -452,13 +501,24 @@ class Table:
                                                   seat=seat if isinstance(seat, int) else None)
         kept = obj.get("kept")
         self._kept = {x for x in kept if isinstance(x, int)} if isinstance(kept, list) else None
+        reserved = obj.get("reserved")
+        if isinstance(reserved, Mapping):
+            self.reserved = {int(k): v for k, v in reserved.items()
+                             if isinstance(k, str) and k.isdigit() and len(k) < 3 and isinstance(v, str)}
         self.sync_session()
 
     def free_seats(self) -> list[int]:
         """Human seats no device plays and the host's people do not keep: ``keep``."""
         s = self.session
         taken = {d.seat for d in self.devices.values() if d.seat is not None}
-        return [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in taken and i not in self.kept()]
+        return [i for i, seat in enumerate(s.seats())
+                if not seat.is_bot and i not in taken and i not in self.kept() and i not in self.reserved]
+
+    def may_take(self, device: Device, seat: int) -> bool:
+        """A free seat, or the one kept for this device that nobody else plays now."""
+        if seat in self.free_seats():
+            return True
+        return self.reserved.get(seat) == device.token and all(d.seat != seat for d in self.devices.values())
 
     def kept(self) -> set[int]:
         """Seats the host's own device keeps: by default its first human seat; the host
@@ -470,9 +530,17 @@ class Table:
             return set(local[:1])
         return self._kept & set(local)
 
+    def keep_all(self) -> None:
+        """The host's device keeps every human seat: a table only to watch (the Metagame
+        console's audience on their own devices, where the host enters every step)."""
+        self._kept = set(range(len(self.session.seats())))
+        self.save_table()
+        self.sync(meta_only=True)
+
     def release(self, seat: int) -> None:
         """The host's device gives up ``seat``: a guest may take it."""
         self._kept = self.kept() - {seat}
+        self.reserved.pop(seat, None)  # the host opens it: any guest may take it
         self.save_table()
         self.sync(meta_only=True)
 
@@ -541,7 +609,8 @@ class Table:
         token = _text(msg, "device", 64)
         if len(token) < 16:
             raise LiveError("live.malformed", "A device's token must be at least 16 characters.")
-        name = " ".join(_text(msg, "name", 200).split())[:MAX_NAME] or "Guest"
+        given = " ".join(_text(msg, "name", 200).split())[:MAX_NAME]
+        name = given or "Guest"
         want = msg.get("want")
         device = self.devices.get(token)
         if device is None:
@@ -554,13 +623,15 @@ class Table:
             old = device.peer
             if old is not None and old != peer:
                 self.peers.pop(old, None)
-            device.name = name
+            # a device that gives no name keeps the one it had (a seat the host named for a
+            # person, as the Metagame console does for a duel's two players)
+            device.name = name = given or device.name
             self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
         if device.peer != peer:
             device.synced = None  # a new connection (a reload): everything again
         device.peer = peer
         self.peers[peer] = token
-        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and want in self.free_seats():
+        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and self.may_take(device, want):
             device.seat = want
             self.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
         self.save_table()
@@ -574,7 +645,7 @@ class Table:
             self.note(f"{device.name} now watches.")
         else:
             seat = _int(msg, "seat", 0, 15)
-            if seat != device.seat and seat not in self.free_seats():
+            if seat != device.seat and not self.may_take(device, seat):
                 raise LiveError("live.seat-taken", f"{self.session.seat_name(seat)}'s seat is not free.")
             device.seat = seat
             self.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
@@ -666,6 +737,11 @@ class Table:
             d.seat = seat
         else:
             self._kept = self.kept() | {seat}
+        if seat in self.reserved:  # the host moved the seat: it is kept for where it went
+            if token is None:
+                del self.reserved[seat]
+            else:
+                self.reserved[seat] = token
         self.save_table()
         self.sync_session()
         self.sync()
@@ -723,7 +799,8 @@ class Table:
                 "name": seat.name,
                 "colour": seat.colour,
                 "bot": seat.is_bot,
-                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else "free")),
+                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else
+                         ("free" if self.may_take(device, i) else "reserved"))),
                 "device": d.name if d is not None else None,
                 "connected": d.connected if d is not None else True,
             })
@@ -1073,7 +1150,8 @@ def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable
         h("li", h("span", cls="swatch", style=f"background:{x.get('colour', '#888')}", aria_hidden="true"),
           f"{x.get('name', '')}: " + ("computer" if x.get("bot") else
                                      (f"{x.get('device')}'s device" + ("" if x.get("connected") else " (away)"))
-                                     if x.get("device") else ("the host's device" if x.get("where") == "host" else "free")))
+                                     if x.get("device") else {"host": "the host's device", "reserved": "kept for its player"}
+                                     .get(str(x.get("where")), "free")))
         for x in seats if isinstance(x, Mapping)
     ]
     parts.append(h("ul", *listing, cls="live-seats", id="live-seats"))

@@ -22,7 +22,7 @@ from conquest.bots import levels as bot_levels
 
 SETTINGS_KEY = "conquest:live-settings"
 NAME_KEY = "conquest:live-name"
-TABLE_KEY = "conquest:live-table:"
+TABLE_KEY = live.TABLE_KEY
 DEVICE_KEY = "conquest:live-device:"
 #: a guest that hears nothing from the host for this long joins the room again (a fresh
 #: announcement on the relays; some first attempts never pair), and after TRIES is told why
@@ -97,7 +97,11 @@ class LiveBrowser:
         self.code, self.password = keys
         key = DEVICE_KEY + self.code
         token = self.host.load_pref(key)
-        if not token or len(token) < 16:
+        seat_key = live.parse_seat_key(str(js.location.hash or ""))
+        if seat_key is not None:  # a link made for one seat (a Metagame duel): that seat's device
+            token = seat_key
+            self.host.save_pref(key, token)
+        elif not token or len(token) < 16:
             token = live.device_token()
             self.host.save_pref(key, token)
         self.guest = live.Guest(self.shell, self._send_to_host, token, self.host.load_pref(NAME_KEY) or "")
@@ -258,6 +262,12 @@ class LiveBrowser:
         """The panel's controls."""
         if what == "start":
             self.start_host()
+        elif what == "start-audience":  # a table to watch only (the Metagame console's audience)
+            if self.table is None and self.role is None:
+                self.start_host()
+            if self.table is not None:
+                self.table.keep_all()
+                self.host.reveal("live-panel")
         elif what == "close" and self.table is not None:
             if not self.host.confirm("Close the live table? The other devices stop playing; the game stays here."):
                 return

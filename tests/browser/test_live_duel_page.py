@@ -1,0 +1,162 @@
+"""A Metagame invasion whose duel (The Game of Conquests) is played live (issue 22, M12).
+
+Three Chromium contexts: the console's device (the Metagame page, and the duel's page it
+opens, which runs the table), Ann's device and Bob's phone. They meet through a real Nostr
+relay on 127.0.0.1 (``tools/relay.py``), as in ``test_live_page``. Each player opens the link
+the console made for their seat and types their moves; the duel is the shortest finish
+from the start (four plies, Bob wins); the console takes the result by itself (the duel's
+page autosaves, a ``storage`` event wakes the console, which replays the duel).
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import watch
+from tests.browser.test_live_page import ready
+from tests.browser.test_metagame_duels_page import capital_duel_link
+from tools.relay import local_relay
+
+#: after Black's e5d4 White has no legal move: Black (Bob, the defender) wins (C5)
+HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
+SHOTS = "/tmp"
+
+
+@pytest.fixture(scope="module")
+def relay() -> Iterator[str]:
+    with local_relay() as url:
+        yield url
+
+
+def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
+    """A device whose pages take the local relay (as in ``test_live_page``); the setting is
+    written in a try: a tab opened by a link starts as about:blank, where storage is refused."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    settings = json.dumps({"relays": [relay], "iceServers": [], "record": True})
+    ctx.add_init_script(f"try {{ localStorage.setItem('conquest:live-settings', {json.dumps(settings)}); }} catch (e) {{}}")
+    page = ctx.new_page()
+    return ctx, watch(page, base_url)
+
+
+def moves_shown(page: Any, n: int) -> None:
+    page.wait_for_function(f"() => document.querySelectorAll('#cq-moves .cq-ply').length >= {n}", timeout=60_000)
+
+
+def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(browser: Any, base_url: str, relay: str) -> None:
+    link, _ = capital_duel_link()
+    cctx, cw = device(browser, base_url, relay)
+    actx, aw = device(browser, base_url, relay)
+    bctx, bw = device(browser, base_url, relay, 360, 740)
+    console, ann, bob = cw.page, aw.page, bw.page
+    try:
+        t0 = time.monotonic()
+        console.goto(base_url + link, wait_until="commit")
+        ready(console)
+        console.wait_for_selector("#mg-duel-live")
+        console.locator("#mg-duel").scroll_into_view_if_needed()
+        console.screenshot(path=f"{SHOTS}/live-duel-offer-1280.png", full_page=False)
+        with cctx.expect_page() as opened:  # the click opens the duel's table on this device
+            console.click("#mg-duel-live")
+        table = opened.value
+        tw = watch(table, base_url)
+        urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
+        watch_url = console.inner_text("#mg-live-url-watch")
+        assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
+        # the players open their links while the table's page starts (all boot at once)
+        ann.goto(urls[0], wait_until="commit")
+        bob.goto(urls[1], wait_until="commit")
+        ready(table)
+        assert "/play/conquests/?slot=" in table.url
+        table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
+        expect(table.locator("#live-seats")).to_contain_text("Ann's device")
+        print(f"console and table up after {time.monotonic() - t0:.1f} s")
+        for page, name in ((ann, "Ann"), (bob, "Bob")):
+            ready(page)
+            page.wait_for_function(
+                f"() => (document.getElementById('live-status')||{{textContent:''}}).textContent.includes('You play {name}')",
+                timeout=120_000)
+        print(f"players seated after {time.monotonic() - t0:.1f} s")
+        console.bring_to_front()
+        console.wait_for_selector("#mg-live-qr-1", timeout=30_000)  # both codes drawn locally
+        for width in (1280, 360):
+            console.set_viewport_size({"width": width, "height": 900})
+            console.locator("#mg-duel").scroll_into_view_if_needed()
+            console.screenshot(path=f"{SHOTS}/live-duel-panel-{width}.png", full_page=False)
+        # a phone's taps reach every control of the panel: at least 44 px tall
+        heights = console.evaluate("() => [...document.querySelectorAll('#mg-duel button, #mg-duel a.button')]"
+                                   ".map(b => b.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44, heights
+        console.set_viewport_size({"width": 1280, "height": 900})
+        table.bring_to_front()
+        table.screenshot(path=f"{SHOTS}/live-duel-table-1280.png", full_page=False)
+        bob.screenshot(path=f"{SHOTS}/live-duel-bob-360.png", full_page=False)
+        # seated by their links: nobody picked a seat, and no seat is left for anyone else
+        assert ann.locator("#live-free").count() == 0 and bob.locator("#live-free").count() == 0
+        expect(table.locator("#live-seats")).not_to_contain_text("disconnected")
+
+        for i, move in enumerate(HELPMATE):
+            mover, other = (ann, bob) if i % 2 == 0 else (bob, ann)
+            expect(mover.locator("#cq-typed")).to_be_visible(timeout=30_000)
+            expect(other.locator("#cq-typed")).to_be_hidden()  # not their move: nothing to type
+            mover.fill("#cq-typed-text", move)
+            mover.press("#cq-typed-text", "Enter")
+            for page in (ann, bob, table):
+                moves_shown(page, i + 1)
+        print(f"duel over after {time.monotonic() - t0:.1f} s")
+        expect(bob.locator("#cq-result")).to_be_visible()
+        # the console took the result by itself: replayed, recorded, the duel panel gone
+        expect(console.locator("#mg-duel")).to_have_count(0, timeout=30_000)
+        last = console.locator("#shell-log li").last
+        expect(last).to_contain_text("Bob")
+        expect(last).to_contain_text("played here")
+        saved = console.evaluate("""() => {
+            const id = new URLSearchParams(location.search).get('slot')
+                || Object.keys(localStorage).find(k => k.startsWith('conquest:slot:') && localStorage.getItem(k).includes('"metagame"'))?.slice(14);
+            return localStorage.getItem('conquest:slot:' + id);
+        }""")
+        assert saved and "dd:conquests:" in saved
+        console.screenshot(path=f"{SHOTS}/live-duel-taken-1280.png", full_page=False)
+        for w in (cw, tw, aw, bw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (cctx, actx, bctx):
+            c.close()
+
+
+def test_metagame_audience_watches_live_on_another_device(browser: Any, base_url: str, relay: str) -> None:
+    link, _ = capital_duel_link()
+    cctx, cw = device(browser, base_url, relay)
+    fctx, fw = device(browser, base_url, relay, 360, 740)
+    console, fan = cw.page, fw.page
+    try:
+        console.goto(base_url + link, wait_until="commit")
+        ready(console)
+        console.click("#mg-live-audience")
+        console.wait_for_selector("#live-join-url")
+        join = console.inner_text("#live-join-url")
+        fan.goto(join, wait_until="commit")
+        ready(fan)
+        fan.wait_for_function(
+            "() => (document.getElementById('live-status')||{textContent:''}).textContent.includes('You are watching')",
+            timeout=120_000)
+        assert fan.locator("#live-free").count() == 0  # every seat is kept by the console
+        expect(fan.locator("#shell-bar")).to_contain_text("Step 8")
+        assert fan.locator("#mg-duel").count() == 0 and fan.locator("#mg-won-a").count() == 0
+        fan.screenshot(path=f"{SHOTS}/live-audience-360.png", full_page=False)
+        console.locator("#live-panel").scroll_into_view_if_needed()
+        console.screenshot(path=f"{SHOTS}/live-audience-host-1280.png", full_page=False)
+        # the host enters the duel's winner by hand; the audience's device follows
+        console.click("#mg-won-a")
+        expect(fan.locator("#shell-bar")).to_contain_text("Step 9", timeout=30_000)
+        for w in (cw, fw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (cctx, fctx):
+            c.close()

@@ -1,0 +1,310 @@
+"""A Metagame duel played live (issue 22, M12) in CPython: the console's side.
+
+The console (the Metagame page) seats the two invasion players at a live table of the duel;
+the duel's page on the same device (same fake storage) runs that table, exactly as
+``live_browser.resume`` opens a stored table; the two players are guests on their own
+devices over the fake network of ``test_live``. The duel's page autosaves what its table
+plays, and the console takes the finished duel from that save by itself, replaying it.
+"""
+from __future__ import annotations
+
+import json
+
+from conquests import ConquestsPage
+from live import (
+    TABLE_KEY,
+    Guest,
+    Table,
+    device_token,
+    parse_join_fragment,
+    parse_seat_key,
+    render_guest_panel,
+)
+from metagame import MetagamePage
+from page_host import FakeHost, make_page
+from test_live import Net
+from test_page_duels import console, panel
+from ui import find, find_all, fire, text
+
+from conquest.core import get_game
+from conquest.games.metagame.actions import Duel
+from conquest.savecode import make_fragment
+from conquest.session import Match
+
+CONQUESTS = get_game("conquests")
+#: the shortest finish from the start (found by a search over the engine's legal actions):
+#: after Black's e5d4 White has no legal move, so Black (the defender, Bob) wins (C5)
+HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
+
+
+def live_console() -> tuple:  # noqa: ANN401
+    """A console at a built-in duel, "Play live" pressed: the tie, the stored table."""
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-live")
+    page.after_render()
+    tie = page.duel_desk.tie()
+    assert tie is not None and tie["mode"] == "live"
+    record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    return shell, page, host, tie, record
+
+
+def duel_table(host: FakeHost, tie: dict, record: dict) -> tuple:  # noqa: ANN401
+    """The duel's page on the console's device (same storage), its stored table reopened."""
+    dshell, _, _ = make_page(ConquestsPage, host)
+    slot = host.store.get(tie["slot"])
+    save = host.store.open(tie["slot"])
+    dshell.open(Match(save["game"], save["options"], save["log"]), slot)
+    net = Net(dshell, host)
+    net.table = Table(dshell, net.table.send, record["code"], record["password"])
+    net.table.restore(record)
+    # as live_browser keeps it: the table in the slot's preference, which the console reads
+    net.table.saver = lambda obj: host.save_pref(TABLE_KEY + tie["slot"], json.dumps(obj))
+    return dshell, net
+
+
+def seat_key(page_link: str) -> str:
+    frag = page_link[page_link.index("#"):]
+    assert parse_join_fragment(frag) is not None
+    key = parse_seat_key(frag)
+    assert key is not None
+    return key
+
+
+def join(net: Net, peer: str, key: str | None, name: str) -> Guest:
+    guest = net.join(peer, ConquestsPage, name, None, token=key)
+    return guest
+
+
+def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() -> None:
+    shell, page, host, tie, record = live_console()
+    # the click opened the duel's table on this device (its page runs the table)
+    assert host.opened == [f"../conquests/?slot={tie['slot']}"]
+    box = panel(shell)
+    words = text(box)
+    assert "Played live" in words and "takes the result by itself" in words
+    assert find(box, "#mg-live-code").children == [record["code"]]
+    # the duel's seats, in order, are the invasion's two players: Ann attacks, Bob defends
+    save = host.store.open(tie["slot"])
+    assert [x["name"] for x in save["options"]["seats"]] == ["Ann", "Bob"]
+    assert [(d["name"], d["seat"]) for d in record["devices"]] == [("Ann", 0), ("Bob", 1)]
+    assert record["kept"] == []  # the console's device plays neither seat
+    assert record["reserved"] == {"0": record["devices"][0]["token"], "1": record["devices"][1]["token"]}
+    links = {s: text(find(box, f"#mg-live-url-{s}")) for s in (0, 1)}
+    for s, d in enumerate(record["devices"]):
+        assert links[s].startswith("http://127.0.0.1:8000/play/conquests/#live=")
+        assert seat_key(links[s]) == d["token"]
+        assert find(box, f"#mg-live-copy-{s}").attrs["data-copy"] == links[s]
+    watch = text(find(box, "#mg-live-url-watch"))
+    assert parse_join_fragment(watch[watch.index("#"):]) and parse_seat_key(watch[watch.index("#"):]) is None
+    # no QR code is drawn in CPython (the page's encoder draws them), and the page asks for both
+    assert sorted(page.duel_desk.qr_wanted()) == sorted(links.values())
+    # the duel's table: both seats on the players' devices, none free, none on this device
+    dshell, net = duel_table(host, tie, record)
+    assert net.table.free_seats() == [] and net.table.kept() == set()
+    assert dshell.session.remote == frozenset({0, 1})
+    assert [x.name for x in dshell.session.seats()] == ["Ann", "Bob"]
+
+
+def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself() -> None:
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    box = panel(shell)
+    ann = join(net, "peer-a", seat_key(text(find(box, "#mg-live-url-0"))), "Ann on her phone")
+    bob = join(net, "peer-b", seat_key(text(find(box, "#mg-live-url-1"))), "")  # no name typed
+    stored = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    assert [d["name"] for d in stored["devices"]] == ["Ann on her phone", "Bob"]  # Bob keeps his
+    # the console names each link by the duel's seat, whatever a device calls itself
+    assert [text(b) for b in find_all(panel(shell), "button") if text(b).startswith("Copy ")][:2] == \
+        ["Copy Ann's link", "Copy Bob's link"]
+    fan = join(net, "peer-s", None, "Fan")
+    fan.want = 0
+    fan.hello()
+    net.run()
+    assert (ann.session.only_seat, bob.session.only_seat) == (0, 1)
+    assert fan.session.spectator and fan.session.only_seat is None  # no free seat to sit at
+    fan.claim(1)
+    net.run()
+    assert "not free" in fan.refusals[-1] and bob.session.only_seat == 1
+    # the host's page plays for nobody at this table: its own clicks are refused
+    assert not dshell.play(HELPMATE[0]) and dshell.session.match.log == []
+
+    steps = {0: ann, 1: bob}
+    for i, move in enumerate(HELPMATE):
+        mover, other = steps[i % 2], steps[1 - i % 2]
+        # the other player cannot move for the one whose turn it is
+        other._send({"t": "act", "step": i, "action": CONQUESTS.legal_actions(other.session.match.state)[0].__str__()})
+        net.run()
+        assert "nothing was changed" in other.refusals[-1] and len(dshell.session.match.log) == i
+        # nor can a spectator, nor a guest "claim a win": no message kind says who won
+        fan._send({"t": "act", "step": i, "action": move})
+        fan._send({"t": "result", "winner": "d"})
+        net.run()
+        assert "spectators cannot play" in fan.refusals[-2] and "Unknown message kind" in fan.refusals[-1]
+        assert not page.duel_desk.poll() and shell.session.match.state.phase == "duel"
+        net.clock.advance(500)
+        assert mover.shell.play(CONQUESTS.parse_action(move)), mover.shell.message
+        net.run()
+        assert dshell.session.match.log == list(HELPMATE[: i + 1])
+        assert [g.session.match.log for g in (ann, bob, fan)] == [list(HELPMATE[: i + 1])] * 3
+    assert CONQUESTS.outcome(dshell.session.match.state).winners == (1,)
+    # the duel's page autosaved the end; the console takes it by itself (a storage event runs poll)
+    assert host.store.open(tie["slot"])["log"] == list(HELPMATE)
+    assert page.duel_desk.poll()
+    m = shell.session.match
+    assert m.log[-1].startswith("dd:conquests:") and m.state.owner[10] == 1
+    assert "Bob won the duel" in shell.message[1]
+    words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
+    assert "replayed and checked" in words[0]
+    assert page.duel_desk.tie() is None and not page.duel_desk.poll()  # taken once
+
+
+def forge(host: FakeHost, tie: dict, **change: object) -> None:
+    """Write a duel save into the duel's slot as a forger would (not through any table)."""
+    save = dict(host.store.open(tie["slot"]))
+    save.update(change)
+    host.store.autosave(tie["slot"], save, host.now())
+
+
+def test_a_forged_or_mismatched_live_duel_is_refused_by_the_console_replay() -> None:
+    shell, page, host, tie, record = live_console()
+    desk = page.duel_desk
+    before = list(shell.session.match.log)
+    # a log whose last move is not legal there: the replay refuses it, nothing is recorded
+    forge(host, tie, log=[*HELPMATE[:3], "e5e1"])
+    assert not desk.poll() and desk.note and shell.session.match.log == before
+    # the same finish won by someone who is not in this invasion: not its duel (M12)
+    save = host.store.open(tie["slot"])
+    other = [save["options"]["seats"][0], {**save["options"]["seats"][1], "name": "Mallory"}]
+    forge(host, tie, options={**save["options"], "seats": other}, log=list(HELPMATE))
+    assert not desk.poll() and "M12" in desk.note and shell.session.match.log == before
+    # a finished duel's link pasted by hand is replayed the same way: the forged one refused
+    forged = {**save, "log": [*HELPMATE[:3], "e5e1"]}
+    fire(panel(shell), "#mg-duel-paste-form", "submit",
+         fields={"link": "https://example.org/play/conquests/#" + make_fragment(forged)})
+    assert shell.message[0] == "error" and shell.session.match.log == before
+    # the true finish is taken
+    forge(host, tie, options=save["options"], log=list(HELPMATE))
+    assert desk.poll() and shell.session.match.log[-1].startswith("dd:conquests:")
+
+
+def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stranger_cannot() -> None:
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    key = record["devices"][0]["token"]
+    first = join(net, "peer-a", key, "Ann")
+    assert first.session.only_seat == 0
+    # Ann's phone sleeps; she opens her link on her laptop: the same seat, at the present step
+    net.leave("peer-a")
+    again = join(net, "peer-a2", key, "Ann")
+    assert again.session.only_seat == 0
+    # a stranger's own token finds no seat
+    stranger = join(net, "peer-x", device_token(), "X")
+    stranger.claim(0)
+    net.run()
+    assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
+    # Ann chooses to watch for a while: her seat stays kept for her link, not for the stranger
+    again.claim(None)
+    net.run()
+    assert again.session.only_seat is None and net.table.free_seats() == []
+    assert [x["where"] for x in stranger.meta["seats"]] == ["reserved", "device"]
+    words = text(render_guest_panel(stranger, True, False, lambda *a: None))
+    assert "Ann: kept for its player" in words and "Play Ann" not in words
+    assert [x["where"] for x in again.meta["seats"]] == ["free", "device"]  # hers to take back
+    stranger.claim(0)
+    net.run()
+    assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
+    again.claim(0)
+    net.run()
+    assert again.session.only_seat == 0
+    assert text(find(panel(shell), "#mg-live-url-0")).endswith("." + key)  # her link is the same
+    assert [b for b in find_all(panel(shell), "button") if text(b) == "Copy Ann's link"]
+
+
+def test_a_capitals_second_duel_is_set_up_live_again_with_new_links_for_the_same_players() -> None:
+    from test_page_duels import play_in_other_tab
+
+    shell, page, host = console(capital=True)
+    fire(panel(shell), "#mg-duel-live")
+    page.after_render()
+    assert len(host.opened) == 1  # the click opened the first duel's table
+    first = page.duel_desk.tie()
+    # Ann wins the first game (the duel's page autosaved it; a scripted end keeps this short)
+    play_in_other_tab(host, first["slot"])
+    assert page.duel_desk.poll() and shell.session.match.state.inv.duel_wins == 1
+    tie = page.duel_desk.tie()
+    assert tie["mode"] == "live" and tie["slot"] != first["slot"]
+    record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    old = json.loads(host.load_pref(TABLE_KEY + first["slot"]))
+    assert [(d["name"], d["seat"]) for d in record["devices"]] == [("Ann", 0), ("Bob", 1)]
+    assert record["code"] != old["code"]  # a table of its own: the first one's tab may still be open
+    box = panel(shell)
+    assert "Duel (second game)" in text(box) and "Open the duel's table (second game)" in text(box)
+    assert seat_key(text(find(box, "#mg-live-url-1"))) == record["devices"][1]["token"]
+    page.after_render()
+    assert len(host.opened) == 1  # set up by itself, not opened: the host opens its table when ready
+
+
+def test_the_audience_can_be_a_live_table_to_watch_only() -> None:
+    shell, page, host = console()
+    net = Net(shell, host)
+    net.table.keep_all()  # the console's "Audience on their own devices"
+    fan = net.join("peer-s", MetagamePage, "Fan", 0)  # asks for Ann's seat: not free
+    assert fan.session.spectator and fan.session.only_seat is None and net.table.free_seats() == []
+    assert fan.session.match.log == shell.session.match.log
+    fan.claim(1)
+    fan._send({"t": "act", "step": len(shell.session.match.log), "action": "da"})
+    net.run()
+    assert "not free" in fan.refusals[-2] and "spectators cannot play" in fan.refusals[-1]
+    # the spectator's console has no controls and no duel panel; it follows the host's steps
+    trees = fan.shell.page.render(fan.session.view())
+    assert not [b for t in trees.values() for b in find_all(t, "button")]
+    assert not [n for n in find_all(trees["mg-side"], "section") if n.attrs.get("id") == "mg-duel"]
+    assert shell.play(Duel("a"))
+    net.table.sync()
+    net.run()
+    assert fan.session.match.log == shell.session.match.log and fan.session.match.log[-1] == "da"
+
+
+def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_links() -> None:
+    from duel_desk import DRAWN, duel_banner
+
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    ann = join(net, "peer-a", record["devices"][0]["token"], "")
+    bob = join(net, "peer-b", record["devices"][1]["token"], "")
+    links = [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)]
+    # the duel's page plays a draw (a scripted position at its 199th quiet ply, as a position link would)
+    save = host.store.open(tie["slot"])
+    duel = Match(save["game"], {**save["options"], "position": "5g/6/6/6/6/G5 - w 199 1"})
+    dshell.open(duel, host.store.get(tie["slot"]))
+    net.table.sync_session()  # what live_browser's after_render runs after every render
+    net.table.sync()
+    net.run()
+    assert ann.shell.play(CONQUESTS.parse_action("a1b1")), ann.shell.message
+    net.run()
+    assert CONQUESTS.outcome(dshell.session.match.state).winners == ()
+    assert not page.duel_desk.poll() and text(find(panel(shell), "#mg-duel-note")) == DRAWN
+    # the table's page plays it again: a new slot, the same table, the guests on the new game
+    fire(duel_banner(host, dshell.session, dshell), "#shell-duel-again")
+    new = dshell.session.slot_id
+    assert new != tie["slot"] and json.loads(host.load_pref(TABLE_KEY + new))["code"] == record["code"]
+    net.table.sync_session()
+    net.table.sync()
+    net.run()
+    assert ann.session.match.log == [] == bob.session.match.log
+    assert (ann.session.only_seat, bob.session.only_seat) == (0, 1)
+    page.duel_desk.poll()
+    assert page.duel_desk.tie()["slot"] == new
+    assert [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)] == links
+
+
+def test_seat_links_parse_and_a_bad_seat_key_is_not_a_join_link() -> None:
+    from live import join_fragment, seat_fragment
+
+    key = device_token()
+    assert parse_join_fragment(seat_fragment("ABCDEFGH", "p" * 22, key)) == ("ABCDEFGH", "p" * 22)
+    assert parse_seat_key(seat_fragment("ABCDEFGH", "p" * 22, key)) == key
+    assert parse_seat_key(join_fragment("ABCDEFGH", "p" * 22)) is None  # the spectators' link
+    for bad in ("", "short", "k" * 65, "has space" + "k" * 16, "<b>" + "k" * 16, key + ".more"):
+        frag = join_fragment("ABCDEFGH", "p" * 22) + "." + bad
+        assert parse_join_fragment(frag) is None and parse_seat_key(frag) is None, bad
