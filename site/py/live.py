@@ -78,21 +78,34 @@ def new_table_keys() -> tuple[str, str]:
     return code, password
 
 
-def join_fragment(code: str, password: str) -> str:
-    return f"{JOIN_PREFIX}{code}.{password}"
+#: a P-256 public key, raw (65 bytes: 0x04, x, y), in base64url without padding
+HOST_KEY_CHARS = 87
 
 
-def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
-    """``(code, password)`` from a join link's fragment, or None when it is not one."""
-    if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 200:
+def join_fragment(code: str, password: str, host_key: str) -> str:
+    """``#live=<code>.<password>.<host's public key>``.
+
+    Why the key: every guest knows the password, so the password cannot tell the host from
+    another guest. The host signs every message it sends (ECDSA P-256, WebCrypto, over the
+    receiving peer's id and the text: ``static/live.js``) and a guest takes only messages
+    signed by the key its link names; a peer posing as the host is ignored."""
+    return f"{JOIN_PREFIX}{code}.{password}.{host_key}"
+
+
+def parse_join_fragment(fragment: str) -> tuple[str, str, str] | None:
+    """``(code, password, host key)`` from a join link's fragment, or None when it is not one."""
+    if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 240:
         return None
-    code, _, password = fragment[len(JOIN_PREFIX) :].partition(".")
+    parts = fragment[len(JOIN_PREFIX) :].split(".")
+    if len(parts) != 3:
+        return None
+    code, password, key = parts
     ok = set(_CODE_ALPHABET)
-    if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64):
+    if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64 and len(key) == HOST_KEY_CHARS):
         return None
-    if not all(c.isalnum() or c in "-_" for c in password):
+    if not all(c.isalnum() or c in "-_" for c in password + key):
         return None
-    return code, password
+    return code, password, key
 
 
 # -- messages --------------------------------------------------------------------------------
@@ -416,6 +429,9 @@ class Table:
         #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
         #: second device of the same seat costs no engine work (checked by identity)
         self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
+        #: the host's signing key pair (``{"private": JWK text, "public": raw base64url}``),
+        #: kept with the table so a reload signs with the key the guests' links name
+        self.host_key: dict[str, str] | None = None
         self.sync_session()
 
     # -- state ---------------------------------------------------------------------------
@@ -442,7 +458,7 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
         return {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
-                "kept": None if self._kept is None else sorted(self._kept)}
+                "kept": None if self._kept is None else sorted(self._kept), "key": self.host_key}
 
     def restore(self, obj: Mapping[str, Any]) -> None:
         for d in obj.get("devices", []):
@@ -452,6 +468,10 @@ class Table:
                                                   seat=seat if isinstance(seat, int) else None)
         kept = obj.get("kept")
         self._kept = {x for x in kept if isinstance(x, int)} if isinstance(kept, list) else None
+        key = obj.get("key")
+        if (isinstance(key, Mapping) and isinstance(key.get("private"), str) and isinstance(key.get("public"), str)
+                and len(key["public"]) == HOST_KEY_CHARS):
+            self.host_key = {"private": key["private"], "public": key["public"]}
         self.sync_session()
 
     def free_seats(self) -> list[int]:
@@ -648,10 +668,13 @@ class Table:
             self.sync(meta_only=True)
 
     def after_change(self) -> None:
-        """A guest's step was played: the host's page saves and everyone is sent the news."""
+        """A guest's step was played: the host's page saves and everyone is sent the news.
+
+        The host's own page is drawn by its transport after this returns
+        (``live_browser``), once the updates are signed and on their way: a render first
+        would hold every device back by the host's render time (bench/live.py)."""
         self.shell.after_change()
         self.sync()
-        self.shell.host.rerender()
 
     # -- the host's own controls ------------------------------------------------------------
     def assign(self, seat: int, token: str | None) -> None:
@@ -836,6 +859,8 @@ class Guest:
         self.refusals: list[str] = []
         self.received = 0
         self.failures = 0
+        #: messages not signed by the host's key (a peer posing as the host): ignored
+        self.forged = 0
 
     @property
     def session(self) -> GuestSession | None:
@@ -861,8 +886,15 @@ class Guest:
     def claim(self, seat: int | None) -> None:
         self._send({"t": "claim", "seat": seat})
 
-    def receive(self, peer: str, raw: Any) -> None:
-        """A message from a peer: only the host's are taken; a bad one is noted, never fatal."""
+    def receive(self, peer: str, raw: Any, signed: bool) -> None:
+        """A message from a peer: only the host's are taken; a bad one is noted, never fatal.
+
+        ``signed``: the transport checked the text's signature against the host's public key
+        from the join link (``static/live.js``). Anything else, from any peer, is not the
+        host's: it is counted and dropped before it is parsed, whatever it claims to be."""
+        if not signed:
+            self.forged += 1
+            return
         try:
             msg = parse_message(raw, MAX_UPDATE)
         except LiveError as exc:
@@ -1026,7 +1058,7 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
           h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
           h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
           h("span", join_url, cls="url", id="live-join-url"),
-          cls="live-join"),
+          cls="live-join") if join_url else h("p", "Preparing the table's key…", cls="muted", role="status"),
         qr,
         h("ul", *rows, id="live-seats", cls="live-seats", aria_label="Seats at the live table"),
         h("p", f"Watching: {', '.join(d.name + ('' if d.connected else ' (gone)') for d in watchers)}"

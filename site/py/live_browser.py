@@ -29,6 +29,8 @@ DEVICE_KEY = "conquest:live-device:"
 #: and what to do
 CONNECT_TIMEOUT_MS = 12_000
 TRIES = 4
+#: a guest's tap that sent an intent is drawn when the host answers, or after this long
+HOLD_MS = 400
 
 
 class LiveBrowser:
@@ -42,12 +44,18 @@ class LiveBrowser:
         self.room: Any = None
         self.code = ""
         self.password = ""
+        self.host_pub = ""  # a guest: the host's public key, from the join link
         self.qr: Any = None
         self.failed = False
         self.error = ""
         self.show_settings = False
         self.tries = 0
         self._keep: list[Any] = []
+        self.render_waiting = False
+        self.intent_sent = False
+        self.tracing = bool(self.settings().get("trace"))
+        if self.tracing:
+            js.window.conquestLiveTrace = js.Array.new()
 
     # -- settings ------------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -63,6 +71,8 @@ class LiveBrowser:
             out["trickleIce"] = True
         if raw.get("record") is True:  # tests: keep every text received, to check what arrived
             out["record"] = True
+        if raw.get("trace") is True:  # the benchmark: when each message came and was shown
+            out["trace"] = True
         ice = raw.get("iceServers")
         if isinstance(ice, list):
             out["iceServers"] = [x for x in ice if isinstance(x, dict)]
@@ -94,7 +104,7 @@ class LiveBrowser:
         if keys is None:
             return False
         self.role = "guest"
-        self.code, self.password = keys
+        self.code, self.password, self.host_pub = keys
         key = DEVICE_KEY + self.code
         token = self.host.load_pref(key)
         if not token or len(token) < 16:
@@ -136,9 +146,25 @@ class LiveBrowser:
         self.table.saver = self._store_table
         if stored is not None:
             self.table.restore(stored)
-        self._store_table(self.table.to_json())
-        self._spawn(self._open())
-        self._spawn(self._make_qr())
+        self._spawn(self._start_host())
+
+    async def _start_host(self) -> None:
+        """The signing key first (kept with the table: a reload signs with the key the
+        guests' links name), then the room and the QR code of the link that names it."""
+        table = self.table
+        if table is None:
+            return
+        if table.host_key is None:
+            try:
+                pair = await js.window.conquestLive.newHostKey()
+            except Exception as exc:  # noqa: BLE001 - no WebCrypto (an insecure page): no table
+                self._on_error(f"this browser cannot sign the table's messages ({exc})")
+                return
+            table.host_key = {"private": str(pair.private), "public": str(pair.public)}
+        self._store_table(table.to_json())
+        self.runner.render()
+        await self._open()
+        await self._make_qr()
 
     def _store_table(self, obj: Any) -> None:
         s = self.shell.session
@@ -146,7 +172,10 @@ class LiveBrowser:
             self.host.save_pref(TABLE_KEY + s.slot_id, json.dumps(obj))
 
     def join_url(self) -> str:
-        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password)}"
+        key = self.table.host_key if self.table is not None else None
+        if key is None:
+            return ""
+        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}"
 
     def _spawn(self, coro: Any) -> None:
         import asyncio
@@ -171,9 +200,14 @@ class LiveBrowser:
             "leave": self._proxy(self._on_leave),
             "error": self._proxy(self._on_error),
         }
+        settings = self.settings()
+        if self.table is not None and self.table.host_key is not None:
+            settings["hostKey"] = self.table.host_key["private"]
+        elif self.role == "guest":
+            settings["hostPub"] = self.host_pub
         try:
             self.room = await js.window.conquestLive.open(
-                self.code, self.password, to_js(self.settings(), dict_converter=js.Object.fromEntries),
+                self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
                 to_js(handlers, dict_converter=js.Object.fromEntries),
             )
         except Exception as exc:  # noqa: BLE001
@@ -187,22 +221,65 @@ class LiveBrowser:
         return p
 
     # -- the transport's events -------------------------------------------------------------
-    def _on_message(self, peer: Any, text: Any) -> None:
+    def trace(self, what: str) -> None:
+        """The benchmark's record (``trace`` setting): what happened when, in ms since the
+        epoch, comparable between the pages of one machine (bench/live.py reads it)."""
+        if self.tracing:
+            js.window.conquestLiveTrace.push(to_js([what, float(js.performance.timeOrigin + js.performance.now())]))
+
+    def _on_message(self, peer: Any, text: Any, signed: Any = False) -> None:
         peer, text = str(peer), str(text)
+        self.trace("received")
         if self.table is not None:
             self.table.receive(peer, text, self.host.clock())
+            self.trace("handled")
             self._after_table()
+            return
         elif self.guest is not None:
             before = self.shell.session
-            self.guest.receive(peer, text)
+            self.guest.receive(peer, text, signed is True)
             if self.guest.host_peer is not None:
                 self.failed = False
             if before is None and self.shell.session is not None:
                 js.window.scrollTo(0, 0)
+            self.trace("handled")
             self.runner.render()
+        self.trace("rendered")
+        self._trace_painted()
 
     def _after_table(self) -> None:
-        self.runner.render()
+        """The host's page is drawn after the updates have left (signing is asynchronous):
+        the guests' screens never wait for the host's own render. Renders asked for while
+        one waits are one render."""
+        if self.render_waiting:
+            return
+        self.render_waiting = True
+        self._spawn(self._render_after_sends())
+
+    async def _render_after_sends(self) -> None:
+        try:
+            if self.room is not None:
+                await self.room.flushed()
+        finally:
+            self.render_waiting = False
+            self.runner.render()
+            self.trace("rendered")
+            self._trace_painted()
+
+    def _trace_painted(self) -> None:
+        """The benchmark's "shown": the next frame after the render (the screen is painted)."""
+        if self.tracing:
+            js.requestAnimationFrame(create_proxy(lambda *_: self.trace("painted")))
+
+    def hold_render(self) -> bool:
+        """A guest's tap only sent an intent: its page is not drawn now, since the host's
+        answer comes within milliseconds and is drawn then (a render now would hold that
+        answer back by a whole render). If no answer comes soon, it is drawn anyway."""
+        if not self.intent_sent:
+            return False
+        self.intent_sent = False
+        self.host.later(HOLD_MS, self.runner.render)
+        return True
 
     def _on_join(self, peer: Any) -> None:
         if self.table is not None:
@@ -246,10 +323,13 @@ class LiveBrowser:
         await self._open()
 
     def _send_to_peer(self, peer: str, text: str) -> None:
+        self.trace("send")
         if self.room is not None:
             self.room.send(peer, text)
 
     def _send_to_host(self, text: str) -> None:
+        self.trace("send")
+        self.intent_sent = text.startswith(('{"t":"act"', '{"t":"secret"'))
         if self.room is not None and self.guest is not None and self.guest.host_peer is not None:
             self.room.send(self.guest.host_peer, text)
 

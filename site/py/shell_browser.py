@@ -516,7 +516,7 @@ class Runner:
 
     # -- rendering -------------------------------------------------------------------------
     def render(self) -> None:
-        if self.rendering:
+        if self.rendering or (self.live is not None and self.live.hold_render()):
             return
         self.rendering = True
         t0 = self.host.clock()
