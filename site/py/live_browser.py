@@ -53,6 +53,7 @@ class LiveBrowser:
         self._keep: list[Any] = []
         self.render_waiting = False
         self.intent_sent = False
+        self._opened_for: bool | None = None
         self.tracing = bool(self.settings().get("trace"))
         if self.tracing:
             js.window.conquestLiveTrace = js.Array.new()
@@ -390,6 +391,46 @@ class LiveBrowser:
 
     def mount(self) -> None:
         dom.mount_id("live-panel", self.render())
+        # the panel folds away while people play (on a phone it would push the board and its
+        # controls off the screen) and opens by itself when it needs someone: the host's
+        # table before anyone joined, a guest without a seat or a connection. In between,
+        # it stays as the person left it.
+        want = self.wants_open()
+        if want is not None and want != self._opened_for:
+            self._opened_for = want
+            box = js.document.getElementById("live-panel-box")
+            if not dom.nullish(box) and str(box.tagName) == "DETAILS":
+                box.open = want
+
+    def wants_open(self) -> bool | None:
+        """Whether the folded panel should be open now (None: there is no folded panel)."""
+        if self.role == "host" and self.table is not None:
+            return bool(self.error) or not any(d.connected for d in self.table.devices.values())
+        if self.role == "guest" and self.guest is not None:
+            meta = self.guest.meta
+            return (bool(self.error) or self.failed or self.guest.closed or self.guest.host_peer is None
+                    or not isinstance(meta.get("you"), int))
+        return None
+
+    def summary(self) -> str:
+        """The folded panel's one line: the table and who is connected, or this seat."""
+        if self.role == "host" and self.table is not None:
+            on = [d.name for d in self.table.devices.values() if d.connected]
+            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else "waiting for guests")
+        if self.guest is not None:
+            seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
+            if self.guest.closed:
+                return "Live table: closed by the host"
+            if self.failed or self.guest.host_peer is None:
+                return "Live table: not connected"
+            if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], dict):
+                return f"Live table: you play {seats[you].get('name', '')}"
+            return "Live table: you are watching"
+        return "Live table"
+
+    def folded(self, *body: Any) -> Any:
+        return h("details", h("summary", self.summary(), id="live-summary", cls="live-summary"), *body,
+                 id="live-panel-box", cls="live-details", open=bool(self.wants_open()))
 
     def render(self) -> Any:
         s = self.shell.session
@@ -404,10 +445,10 @@ class LiveBrowser:
             self.table.sync_session()
             levels = list(bot_levels(self.shell.game))
             panel = live.render_host_panel(self.table, self.join_url(), self.qr, self.on, levels)
-            return h("div", panel, *extra, id="live-panel-box")
+            return self.folded(panel, *extra)
         if self.role == "guest" and self.guest is not None:
             connected = self.guest.host_peer is not None and s is not None
-            return h("div", live.render_guest_panel(self.guest, connected, self.failed, self.on), *extra, id="live-panel-box")
+            return self.folded(live.render_guest_panel(self.guest, connected, self.failed, self.on), *extra)
         if s is None or s.mode != "host":
             return h("div", id="live-panel-box", hidden=True)
         return h(
