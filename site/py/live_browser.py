@@ -54,6 +54,10 @@ class LiveBrowser:
         self.render_waiting = False
         self.intent_sent = False
         self._opened_for: bool | None = None
+        self._below: Any = None
+        self._below_asked = False
+        self._paint_proxy: Any = None
+        self._frame_proxy: Any = None
         self.tracing = bool(self.settings().get("trace"))
         if self.tracing:
             js.window.conquestLiveTrace = js.Array.new()
@@ -271,6 +275,26 @@ class LiveBrowser:
         """The benchmark's "shown": the next frame after the render (the screen is painted)."""
         if self.tracing:
             js.requestAnimationFrame(create_proxy(lambda *_: self.trace("painted")))
+
+    def after_paint(self, fn: Any) -> None:
+        """``fn`` once the next frame is painted (one call however many renders asked)."""
+        self._below = fn
+        if self._below_asked:
+            return
+        self._below_asked = True
+
+        def frame(*_: Any) -> None:
+            js.setTimeout(self._paint_proxy, 0)
+
+        def run() -> None:
+            self._below_asked = False
+            fn_now, self._below = self._below, None
+            if fn_now is not None:
+                fn_now()
+
+        self._paint_proxy = self._paint_proxy or create_proxy(lambda: self.runner.guard(run))
+        self._frame_proxy = self._frame_proxy or create_proxy(frame)
+        js.requestAnimationFrame(self._frame_proxy)
 
     def hold_render(self) -> bool:
         """A guest's tap only sent an intent: its page is not drawn now, since the host's
