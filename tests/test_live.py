@@ -446,3 +446,19 @@ def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer(
     assert 0 in net.table.free_seats()
     net.table.assign(0, None)
     assert net.table.kept() == {0}
+
+
+def test_the_host_s_key_is_kept_with_the_table_and_a_damaged_one_is_dropped() -> None:
+    """A reload signs with the key the guests' links name: the key pair is stored with the
+    table; a stored key of the wrong shape is not used (the page makes a new one)."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    net.table.host_key = {"private": '{"kty":"EC"}', "public": "B" + "x" * 86}
+    stored = json.loads(json.dumps(net.table.to_json()))
+    again = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
+    again.restore(stored)
+    assert again.host_key == net.table.host_key
+    for bad in ({"private": 1, "public": "B" + "x" * 86}, {"private": "{}", "public": "short"}, "key", None):
+        t = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
+        t.restore({**stored, "key": bad})
+        assert t.host_key is None

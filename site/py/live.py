@@ -1008,8 +1008,9 @@ PRIVACY = (
     "How it works: the devices talk directly (WebRTC). To find each other they post encrypted "
     "notes on public Nostr relays: a relay sees that devices meet under a scrambled room name, "
     "when, and their IP addresses, never the game (the password in the link encrypts it, and "
-    "the part of a link after # is never sent to any server). Every device at the table sees "
-    "the other devices' IP addresses."
+    "the part of a link after # is never sent to any server). The link also names the host's "
+    "key: the host's device signs what it sends, so no other device can pose as the host. "
+    "Every device at the table sees the other devices' IP addresses."
 )
 NO_CONNECTION = (
     "No connection to the host yet. Some networks (mobile carriers, offices) block direct "

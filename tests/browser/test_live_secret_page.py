@@ -137,7 +137,7 @@ def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, ba
         )
         bob.wait_for_function("() => (window.conquestLiveForged || 0) >= 3", timeout=120_000)
         assert bob.get_attribute("#rg-stage-inner", "data-step") == step
-        assert "You play Bob" in bob.inner_text("#live-status") and "closed" not in bob.inner_text("#live-panel")
+        assert "You play Bob" in str(bob.text_content("#live-status")) and "closed" not in str(bob.text_content("#live-panel"))
 
         # Bob's turn: he ends it on his phone; now it is Ann's move
         n = len(played.log)
