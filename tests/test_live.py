@@ -462,3 +462,18 @@ def test_the_host_s_key_is_kept_with_the_table_and_a_damaged_one_is_dropped() ->
         t = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
         t.restore({**stored, "key": bad})
         assert t.host_key is None
+
+
+def test_a_guest_that_cannot_connect_is_told_why_and_offered_turn_and_links() -> None:
+    """Issue 22: a network that blocks peer connections: the page says so and names the two
+    ways on (a TURN server in Live settings, or the links way)."""
+    from live import render_guest_panel
+    from ui import text
+
+    shell, _, _ = make_page(WorldPage)
+    guest = Guest(shell, lambda t: None, device_token(), "Bob")
+    waiting = text(render_guest_panel(guest, connected=False, failed=False, on=lambda *a: None))
+    assert "Connecting to the host" in waiting and "TURN" not in waiting
+    failed = text(render_guest_panel(guest, connected=False, failed=True, on=lambda *a: None))
+    assert "block direct connections" in failed and "TURN server under Live settings" in failed
+    assert "play by links instead" in failed

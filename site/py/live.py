@@ -1014,8 +1014,13 @@ PRIVACY = (
 )
 NO_CONNECTION = (
     "No connection to the host yet. Some networks (mobile carriers, offices) block direct "
-    "connections between devices: then enter a TURN server under Settings, or play by links "
+    "connections between devices: then enter a TURN server under Live settings, or play by links "
     "instead (the host sends the host link after each turn)."
+)
+HOST_NO_CONNECTION = (
+    "Guests cannot reach this table now. Some networks (mobile carriers, offices) block direct "
+    "connections between devices: then enter a TURN server under Live settings (each device needs "
+    "it), or play by links instead: send the host link under “Links and files” after each turn."
 )
 
 

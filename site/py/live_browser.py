@@ -462,7 +462,8 @@ class LiveBrowser:
                             aria_expanded="true" if self.show_settings else "false", on_click=lambda ev: self.on("settings"))
         extra = [settings_button, self.render_settings() if self.show_settings else None]
         if self.error:
-            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + live.NO_CONNECTION, cls="error", role="alert"))
+            advice = live.HOST_NO_CONNECTION if self.role == "host" else live.NO_CONNECTION
+            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + advice, cls="error", role="alert"))
         if self.role == "host" and self.table is not None:
             if s is None:
                 return h("div", id="live-panel-box", hidden=True)
