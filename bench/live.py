@@ -3,8 +3,11 @@
 1. From a guest's tap to every device showing the new step: three Chromium pages (a host
    and two guests) at one World Conquest table over WebRTC, signalled through a local
    ``nostr-relay`` (tools/relay.py); the median over the taps (the target is under 150 ms).
-   Measured from Python around Playwright calls, so each figure includes a few ms of the
-   test driver's own round trips.
+   Measured on the pages' own clocks (one machine, one clock): from the click event on the
+   guest's page to the frame painted after each device's render, with the path in between
+   (the ``trace`` live setting: intent sent, host received, updates sent, each device's
+   read and render). Also printed: the same seen from Python around Playwright's calls,
+   which adds the driver's own round trips to three pages (tens of ms on a busy machine).
 2. The bytes live play adds to the site (runtime/live/, static/live.js, static/live.css),
    raw and gzipped: the service worker precaches every file, so this is what a first visit
    adds; a page that never opens a table loads only live.js and live.css at once.

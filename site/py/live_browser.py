@@ -331,14 +331,15 @@ class LiveBrowser:
         if self.guest is None or self.guest.host_peer is not None:
             return
         self.tries += 1
-        if self.tries >= TRIES:
-            self.failed = True
+        if self.tries >= TRIES and not self.failed:
+            self.failed = True  # said plainly (TURN, or the links way); the page keeps trying
             self.runner.render()
-            return
         room, self.room = self.room, None
         if room is not None:
             self._spawn(self._rejoin(room))
-        self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
+        # after the first tries, less often: a network that blocks peers may come back (or the
+        # host's page), and a guest left on this page then joins by itself
+        self.host.later(CONNECT_TIMEOUT_MS * (1 if self.tries < TRIES else 2.5), self._check_connected)
 
     async def _rejoin(self, room: Any) -> None:
         try:
