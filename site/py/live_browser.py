@@ -53,6 +53,7 @@ class LiveBrowser:
         self._keep: list[Any] = []
         self.render_waiting = False
         self.intent_sent = False
+        self.heard = 0  # messages received (a held render is drawn anyway if none came)
         self._opened_for: bool | None = None
         self._below: Any = None
         self._below_asked = False
@@ -234,6 +235,8 @@ class LiveBrowser:
 
     def _on_message(self, peer: Any, text: Any, signed: Any = False) -> None:
         peer, text = str(peer), str(text)
+        self.intent_sent = False  # what comes from the host is drawn at once
+        self.heard += 1
         self.trace("received")
         if self.table is not None:
             self.table.receive(peer, text, self.host.clock())
@@ -296,6 +299,9 @@ class LiveBrowser:
         self._frame_proxy = self._frame_proxy or create_proxy(frame)
         js.requestAnimationFrame(self._frame_proxy)
 
+    def _end_hold(self) -> None:
+        self.intent_sent = False
+
     def hold_render(self) -> bool:
         """A guest's tap only sent an intent: its page is not drawn now, since the host's
         answer comes within milliseconds and is drawn then (a render now would hold that
@@ -303,7 +309,13 @@ class LiveBrowser:
         if not self.intent_sent:
             return False
         self.intent_sent = False
-        self.host.later(HOLD_MS, self.runner.render)
+        heard = self.heard
+
+        def fallback() -> None:
+            if self.heard == heard:  # nothing came from the host meanwhile
+                self.runner.render()
+
+        self.host.later(HOLD_MS, fallback)
         return True
 
     def _on_join(self, peer: Any) -> None:
@@ -355,7 +367,10 @@ class LiveBrowser:
 
     def _send_to_host(self, text: str) -> None:
         self.trace("send")
-        self.intent_sent = text.startswith(('{"t":"act"', '{"t":"secret"'))
+        if text.startswith(('{"t":"act"', '{"t":"secret"')):
+            # held for the render that follows in this same task only (the tap's)
+            self.intent_sent = True
+            self.host.later(0, self._end_hold)
         if self.room is not None and self.guest is not None and self.guest.host_peer is not None:
             self.room.send(self.guest.host_peer, text)
 
