@@ -57,7 +57,7 @@ class Net:
                 self.table.receive(src, text, self.clock.clock())
             else:
                 self.inbox[dst].append(text)
-                self.guests[dst].receive("host", text)
+                self.guests[dst].receive("host", text, True)  # the host's signature checked (live.js)
 
 
 def world_host(**who: str) -> tuple[Shell, FakeHost]:
@@ -391,9 +391,40 @@ def test_join_fragment_round_trips_and_rejects_junk() -> None:
     from live import join_fragment, new_table_keys, parse_join_fragment
 
     code, password = new_table_keys()
-    assert parse_join_fragment(join_fragment(code, password)) == (code, password)
-    for bad in ("#live=", "#live=ab.cd", "#live=ABCDEFGH.<script>xx", "#h=c1.xyz", "#live=" + "A" * 300):
+    key = "B" + "x" * 86  # the shape of a raw P-256 public key in base64url
+    assert parse_join_fragment(join_fragment(code, password, key)) == (code, password, key)
+    for bad in ("#live=", "#live=ab.cd", "#live=ABCDEFGH.<script>xx", "#h=c1.xyz", "#live=" + "A" * 300,
+                join_fragment(code, password, "short"), join_fragment(code, password, key[:-1] + "<"),
+                f"#live={code}.{password}"):  # a link without the host's key is not a join link
         assert parse_join_fragment(bad) is None
+
+
+def test_a_peer_posing_as_the_host_is_ignored() -> None:
+    """Host authenticity: every guest knows the password, so another guest could announce
+    itself as the host and send made-up updates. A guest takes only what the transport
+    found signed with the key of its join link (``signed``); the rest is dropped unread."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    log, received = list(bob.session.match.log), bob.received
+    assert bob.host_peer == "host"
+    fake_state = WORLD.state_to_json(host_shell.session.match.state)
+    forged = [
+        {"t": "host", "game": "world", "code": "ABCDEFGH"},
+        {"t": "sync", "base": 0, "log": [], "states": [fake_state], "game": "world", "options": {}, "you": 1,
+         "seats": [], "chosen": [], "watching": 0},
+        {"t": "closed"},
+        {"t": "refused", "code": "x", "message": "forged"},
+    ]
+    for msg in forged:
+        bob.receive("peer-m", json.dumps(msg), False)  # from another peer, not signed by the host
+        bob.receive("host", json.dumps(msg), False)  # the host's peer id, but not its signature
+    assert bob.forged == 2 * len(forged)
+    assert bob.host_peer == "host" and not bob.closed and not bob.refusals
+    assert bob.session.match.log == log and bob.received == received
+    # the real host's next update is still taken
+    play_steps(net, host_shell, Rng(2), 3)
+    assert bob.session.match.log == host_shell.session.match.log
 
 
 def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer() -> None:
@@ -415,3 +446,34 @@ def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer(
     assert 0 in net.table.free_seats()
     net.table.assign(0, None)
     assert net.table.kept() == {0}
+
+
+def test_the_host_s_key_is_kept_with_the_table_and_a_damaged_one_is_dropped() -> None:
+    """A reload signs with the key the guests' links name: the key pair is stored with the
+    table; a stored key of the wrong shape is not used (the page makes a new one)."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    net.table.host_key = {"private": '{"kty":"EC"}', "public": "B" + "x" * 86}
+    stored = json.loads(json.dumps(net.table.to_json()))
+    again = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
+    again.restore(stored)
+    assert again.host_key == net.table.host_key
+    for bad in ({"private": 1, "public": "B" + "x" * 86}, {"private": "{}", "public": "short"}, "key", None):
+        t = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
+        t.restore({**stored, "key": bad})
+        assert t.host_key is None
+
+
+def test_a_guest_that_cannot_connect_is_told_why_and_offered_turn_and_links() -> None:
+    """Issue 22: a network that blocks peer connections: the page says so and names the two
+    ways on (a TURN server in Live settings, or the links way)."""
+    from live import render_guest_panel
+    from ui import text
+
+    shell, _, _ = make_page(WorldPage)
+    guest = Guest(shell, lambda t: None, device_token(), "Bob")
+    waiting = text(render_guest_panel(guest, connected=False, failed=False, on=lambda *a: None))
+    assert "Connecting to the host" in waiting and "TURN" not in waiting
+    failed = text(render_guest_panel(guest, connected=False, failed=True, on=lambda *a: None))
+    assert "block direct connections" in failed and "TURN server under Live settings" in failed
+    assert "play by links instead" in failed

@@ -35,6 +35,8 @@ CONQUESTS = get_game("conquests")
 #: the shortest finish from the start (found by a search over the engine's legal actions):
 #: after Black's e5d4 White has no legal move, so Black (the defender, Bob) wins (C5)
 HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
+#: a host's public key as the duel's page makes it (P-256, raw, base64url: 87 characters)
+HOST_KEY = "B" + "k" * 86
 
 
 def live_console() -> tuple:  # noqa: ANN401
@@ -45,6 +47,11 @@ def live_console() -> tuple:  # noqa: ANN401
     tie = page.duel_desk.tie()
     assert tie is not None and tie["mode"] == "live"
     record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    # no links before the duel's page has opened the table and made its signing key
+    assert record.get("key") is None and find(panel(shell), "#mg-live-wait") is not None
+    assert find_all(panel(shell), ".mg-live-seat") == []
+    record["key"] = {"private": "{}", "public": HOST_KEY}  # as the duel's page stores it
+    host.save_pref(TABLE_KEY + tie["slot"], json.dumps(record))
     return shell, page, host, tie, record
 
 
@@ -239,6 +246,10 @@ def test_a_capitals_second_duel_is_set_up_live_again_with_new_links_for_the_same
     assert record["code"] != old["code"]  # a table of its own: the first one's tab may still be open
     box = panel(shell)
     assert "Duel (second game)" in text(box) and "Open the duel's table (second game)" in text(box)
+    assert find(box, "#mg-live-wait") is not None  # its links wait for its own table's key
+    record["key"] = {"private": "{}", "public": HOST_KEY}
+    host.save_pref(TABLE_KEY + tie["slot"], json.dumps(record))
+    box = panel(shell)
     assert seat_key(text(find(box, "#mg-live-url-1"))) == record["devices"][1]["token"]
     page.after_render()
     assert len(host.opened) == 1  # set up by itself, not opened: the host opens its table when ready
@@ -302,9 +313,9 @@ def test_seat_links_parse_and_a_bad_seat_key_is_not_a_join_link() -> None:
     from live import join_fragment, seat_fragment
 
     key = device_token()
-    assert parse_join_fragment(seat_fragment("ABCDEFGH", "p" * 22, key)) == ("ABCDEFGH", "p" * 22)
-    assert parse_seat_key(seat_fragment("ABCDEFGH", "p" * 22, key)) == key
-    assert parse_seat_key(join_fragment("ABCDEFGH", "p" * 22)) is None  # the spectators' link
+    assert parse_join_fragment(seat_fragment("ABCDEFGH", "p" * 22, HOST_KEY, key)) == ("ABCDEFGH", "p" * 22, HOST_KEY)
+    assert parse_seat_key(seat_fragment("ABCDEFGH", "p" * 22, HOST_KEY, key)) == key
+    assert parse_seat_key(join_fragment("ABCDEFGH", "p" * 22, HOST_KEY)) is None  # the spectators' link
     for bad in ("", "short", "k" * 65, "has space" + "k" * 16, "<b>" + "k" * 16, key + ".more"):
-        frag = join_fragment("ABCDEFGH", "p" * 22) + "." + bad
+        frag = join_fragment("ABCDEFGH", "p" * 22, HOST_KEY) + "." + bad
         assert parse_join_fragment(frag) is None and parse_seat_key(frag) is None, bad

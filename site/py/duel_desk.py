@@ -103,6 +103,8 @@ class DuelDesk:
         self.drawn = False
         #: QR codes of the live duel's links, by link (drawn in the page, see wire_duel_desk)
         self.qr: dict[str, Node] = {}
+        #: the live duel's panel says its links wait for the table's key (the page looks again)
+        self.shown_waiting = False
         #: the page's way to draw the missing QR codes after a render (None in CPython)
         self.draw_qr: Any = None
 
@@ -213,7 +215,11 @@ class DuelDesk:
         if obj is None:
             return None
         code, password = str(obj.get("code", "")), str(obj.get("password", ""))
-        if live.parse_join_fragment(live.join_fragment(code, password)) is None:
+        key = obj.get("key")
+        host_key = str(key.get("public", "")) if isinstance(key, Mapping) else ""
+        if not host_key:  # the duel's page makes the table's signing key when it opens the table
+            return code, [], ""
+        if live.parse_join_fragment(live.join_fragment(code, password, host_key)) is None:
             return None
         page = f"{site_base(self.host.page_url())}{t['game']}/"
         try:  # the players as the duel names its seats (a device may call itself otherwise)
@@ -230,8 +236,8 @@ class DuelDesk:
         seats = []
         for seat, key in keys.items():
             name = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-            seats.append((seat, name, page + live.seat_fragment(code, password, key)))
-        return code, sorted(seats), page + live.join_fragment(code, password)
+            seats.append((seat, name, page + live.seat_fragment(code, password, host_key, key)))
+        return code, sorted(seats), page + live.join_fragment(code, password, host_key)
 
     def forget(self) -> None:
         """Drop the tie of the step now (the duel's own slot stays in the saved games)."""
@@ -426,6 +432,12 @@ class DuelDesk:
             return kids
         code, seats, watch = links
         kids.append(h("p", "Room code ", h("strong", code, id="mg-live-code"), cls="mg-msg"))
+        self.shown_waiting = not watch
+        if not watch:
+            kids.append(h("p", "The players' links show here once the duel's table has opened in its tab "
+                               "(it makes the key that signs the table's messages).", cls="mg-msg",
+                          id="mg-live-wait"))
+            return kids
         for seat, name, url in seats:
             kids.append(h(
                 "div",
@@ -575,7 +587,8 @@ def wire_duel_desk(runner: Any) -> None:
     desk.draw_qr = draw_qr
 
     def look(ev: Any = None) -> None:
-        if runner.guard(desk.poll) or desk.note:
+        # a live duel's links wait for its table's key, which the duel's tab stores
+        if runner.guard(desk.poll) or desk.note or desk.shown_waiting:
             runner.render()
 
     frame.on(js.window, "storage", look)

@@ -86,14 +86,25 @@ def new_table_keys() -> tuple[str, str]:
     return code, password
 
 
-def join_fragment(code: str, password: str) -> str:
-    return f"{JOIN_PREFIX}{code}.{password}"
+#: a P-256 public key, raw (65 bytes: 0x04, x, y), in base64url without padding
+HOST_KEY_CHARS = 87
 
 
-def seat_fragment(code: str, password: str, key: str) -> str:
+def join_fragment(code: str, password: str, host_key: str) -> str:
+    """``#live=<code>.<password>.<host's public key>``.
+
+    Why the key: every guest knows the password, so the password cannot tell the host from
+    another guest. The host signs every message it sends (ECDSA P-256, WebCrypto, over the
+    receiving peer's id and the text: ``static/live.js``) and a guest takes only messages
+    signed by the key its link names; a peer posing as the host is ignored."""
+    return f"{JOIN_PREFIX}{code}.{password}.{host_key}"
+
+
+def seat_fragment(code: str, password: str, host_key: str, seat_key: str) -> str:
     """A join link's fragment for one seat: the device that opens it is the device the
-    host's table already seats there (the key is that device's token, :func:`preseated_table`)."""
-    return f"{join_fragment(code, password)}.{key}"
+    host's table already seats there (the seat key is that device's token,
+    :func:`preseated_table`)."""
+    return f"{join_fragment(code, password, host_key)}.{seat_key}"
 
 
 def _key_ok(key: str) -> bool:
@@ -104,7 +115,7 @@ def parse_seat_key(fragment: str) -> str | None:
     """The seat key of a link made for one seat (:func:`seat_fragment`), or None."""
     if parse_join_fragment(fragment) is None:
         return None
-    key = fragment[len(JOIN_PREFIX) :].split(".")[2:3]
+    key = fragment[len(JOIN_PREFIX) :].split(".")[3:4]
     return key[0] if key else None
 
 
@@ -114,7 +125,9 @@ def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]])
 
     Why: a Metagame duel is between two named players (M12). The console seats each one
     before anyone joins, so no seat is free: a spectator who opens the table's link can only
-    watch, and each player's own link (:func:`seat_fragment`) finds their seat waiting.
+    watch, and each player's own link (:func:`seat_fragment`) finds their seat waiting. The
+    record has no signing key yet: the duel's page makes one when it opens the table, and the
+    console shows the links once it is stored.
     """
     keys = [device_token() for _ in people]
     devices = [{"token": k, "name": name[:MAX_NAME], "seat": seat} for k, (name, seat) in zip(keys, people, strict=True)]
@@ -122,20 +135,23 @@ def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]])
     return {"code": code, "password": password, "devices": devices, "kept": [], "reserved": reserved}, keys
 
 
-def parse_join_fragment(fragment: str) -> tuple[str, str] | None:
-    """``(code, password)`` from a join link's fragment, or None when it is not one."""
-    if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 200:
+def parse_join_fragment(fragment: str) -> tuple[str, str, str] | None:
+    """``(code, password, host key)`` from a join link's fragment (a seat's link adds its
+    seat key: :func:`parse_seat_key`), or None when it is not one."""
+    if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 320:
         return None
-    code, _, password = fragment[len(JOIN_PREFIX) :].partition(".")
-    password, dot, key = password.partition(".")
-    if dot and not _key_ok(key):
+    parts = fragment[len(JOIN_PREFIX) :].split(".")
+    if len(parts) not in (3, 4):
         return None
+    if len(parts) == 4 and not _key_ok(parts[3]):
+        return None
+    code, password, key = parts[:3]
     ok = set(_CODE_ALPHABET)
-    if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64):
+    if not (4 <= len(code) <= 16 and set(code) <= ok and 8 <= len(password) <= 64 and len(key) == HOST_KEY_CHARS):
         return None
-    if not all(c.isalnum() or c in "-_" for c in password):
+    if not all(c.isalnum() or c in "-_" for c in password + key):
         return None
-    return code, password
+    return code, password, key
 
 
 # -- messages --------------------------------------------------------------------------------
@@ -462,6 +478,9 @@ class Table:
         #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
         #: second device of the same seat costs no engine work (checked by identity)
         self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
+        #: the host's signing key pair (``{"private": JWK text, "public": raw base64url}``),
+        #: kept with the table so a reload signs with the key the guests' links name
+        self.host_key: dict[str, str] | None = None
         self.sync_session()
 
     # -- state ---------------------------------------------------------------------------
@@ -488,7 +507,7 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
         out = {"code": self.code, "password": self.password, "devices": [d.to_json() for d in self.devices.values()],
-               "kept": None if self._kept is None else sorted(self._kept)}
+               "kept": None if self._kept is None else sorted(self._kept), "key": self.host_key}
         if self.reserved:
             out["reserved"] = {str(k): v for k, v in sorted(self.reserved.items())}
         return out
@@ -505,6 +524,10 @@ class Table:
         if isinstance(reserved, Mapping):
             self.reserved = {int(k): v for k, v in reserved.items()
                              if isinstance(k, str) and k.isdigit() and len(k) < 3 and isinstance(v, str)}
+        key = obj.get("key")
+        if (isinstance(key, Mapping) and isinstance(key.get("private"), str) and isinstance(key.get("public"), str)
+                and len(key["public"]) == HOST_KEY_CHARS):
+            self.host_key = {"private": key["private"], "public": key["public"]}
         self.sync_session()
 
     def free_seats(self) -> list[int]:
@@ -719,10 +742,13 @@ class Table:
             self.sync(meta_only=True)
 
     def after_change(self) -> None:
-        """A guest's step was played: the host's page saves and everyone is sent the news."""
+        """A guest's step was played: the host's page saves and everyone is sent the news.
+
+        The host's own page is drawn by its transport after this returns
+        (``live_browser``), once the updates are signed and on their way: a render first
+        would hold every device back by the host's render time (bench/live.py)."""
         self.shell.after_change()
         self.sync()
-        self.shell.host.rerender()
 
     # -- the host's own controls ------------------------------------------------------------
     def assign(self, seat: int, token: str | None) -> None:
@@ -913,6 +939,8 @@ class Guest:
         self.refusals: list[str] = []
         self.received = 0
         self.failures = 0
+        #: messages not signed by the host's key (a peer posing as the host): ignored
+        self.forged = 0
 
     @property
     def session(self) -> GuestSession | None:
@@ -938,8 +966,15 @@ class Guest:
     def claim(self, seat: int | None) -> None:
         self._send({"t": "claim", "seat": seat})
 
-    def receive(self, peer: str, raw: Any) -> None:
-        """A message from a peer: only the host's are taken; a bad one is noted, never fatal."""
+    def receive(self, peer: str, raw: Any, signed: bool) -> None:
+        """A message from a peer: only the host's are taken; a bad one is noted, never fatal.
+
+        ``signed``: the transport checked the text's signature against the host's public key
+        from the join link (``static/live.js``). Anything else, from any peer, is not the
+        host's: it is counted and dropped before it is parsed, whatever it claims to be."""
+        if not signed:
+            self.forged += 1
+            return
         try:
             msg = parse_message(raw, MAX_UPDATE)
         except LiveError as exc:
@@ -1053,13 +1088,19 @@ PRIVACY = (
     "How it works: the devices talk directly (WebRTC). To find each other they post encrypted "
     "notes on public Nostr relays: a relay sees that devices meet under a scrambled room name, "
     "when, and their IP addresses, never the game (the password in the link encrypts it, and "
-    "the part of a link after # is never sent to any server). Every device at the table sees "
-    "the other devices' IP addresses."
+    "the part of a link after # is never sent to any server). The link also names the host's "
+    "key: the host's device signs what it sends, so no other device can pose as the host. "
+    "Every device at the table sees the other devices' IP addresses."
 )
 NO_CONNECTION = (
     "No connection to the host yet. Some networks (mobile carriers, offices) block direct "
-    "connections between devices: then enter a TURN server under Settings, or play by links "
+    "connections between devices: then enter a TURN server under Live settings, or play by links "
     "instead (the host sends the host link after each turn)."
+)
+HOST_NO_CONNECTION = (
+    "Guests cannot reach this table now. Some networks (mobile carriers, offices) block direct "
+    "connections between devices: then enter a TURN server under Live settings (each device needs "
+    "it), or play by links instead: send the host link under “Links and files” after each turn."
 )
 
 
@@ -1103,7 +1144,7 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
           h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
           h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
           h("span", join_url, cls="url", id="live-join-url"),
-          cls="live-join"),
+          cls="live-join") if join_url else h("p", "Preparing the table's key…", cls="muted", role="status"),
         qr,
         h("ul", *rows, id="live-seats", cls="live-seats", aria_label="Seats at the live table"),
         h("p", f"Watching: {', '.join(d.name + ('' if d.connected else ' (gone)') for d in watchers)}"

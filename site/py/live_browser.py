@@ -29,6 +29,8 @@ DEVICE_KEY = "conquest:live-device:"
 #: and what to do
 CONNECT_TIMEOUT_MS = 12_000
 TRIES = 4
+#: a guest's tap that sent an intent is drawn when the host answers, or after this long
+HOLD_MS = 400
 
 
 class LiveBrowser:
@@ -42,12 +44,24 @@ class LiveBrowser:
         self.room: Any = None
         self.code = ""
         self.password = ""
+        self.host_pub = ""  # a guest: the host's public key, from the join link
         self.qr: Any = None
         self.failed = False
         self.error = ""
         self.show_settings = False
         self.tries = 0
         self._keep: list[Any] = []
+        self.render_waiting = False
+        self.intent_sent = False
+        self.heard = 0  # messages received (a held render is drawn anyway if none came)
+        self._opened_for: bool | None = None
+        self._below: Any = None
+        self._below_asked = False
+        self._paint_proxy: Any = None
+        self._frame_proxy: Any = None
+        self.tracing = bool(self.settings().get("trace"))
+        if self.tracing:
+            js.window.conquestLiveTrace = js.Array.new()
 
     # -- settings ------------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -63,6 +77,8 @@ class LiveBrowser:
             out["trickleIce"] = True
         if raw.get("record") is True:  # tests: keep every text received, to check what arrived
             out["record"] = True
+        if raw.get("trace") is True:  # the benchmark: when each message came and was shown
+            out["trace"] = True
         ice = raw.get("iceServers")
         if isinstance(ice, list):
             out["iceServers"] = [x for x in ice if isinstance(x, dict)]
@@ -94,7 +110,7 @@ class LiveBrowser:
         if keys is None:
             return False
         self.role = "guest"
-        self.code, self.password = keys
+        self.code, self.password, self.host_pub = keys
         key = DEVICE_KEY + self.code
         token = self.host.load_pref(key)
         seat_key = live.parse_seat_key(str(js.location.hash or ""))
@@ -140,9 +156,25 @@ class LiveBrowser:
         self.table.saver = self._store_table
         if stored is not None:
             self.table.restore(stored)
-        self._store_table(self.table.to_json())
-        self._spawn(self._open())
-        self._spawn(self._make_qr())
+        self._spawn(self._start_host())
+
+    async def _start_host(self) -> None:
+        """The signing key first (kept with the table: a reload signs with the key the
+        guests' links name), then the room and the QR code of the link that names it."""
+        table = self.table
+        if table is None:
+            return
+        if table.host_key is None:
+            try:
+                pair = await js.window.conquestLive.newHostKey()
+            except Exception as exc:  # noqa: BLE001 - no WebCrypto (an insecure page): no table
+                self._on_error(f"this browser cannot sign the table's messages ({exc})")
+                return
+            table.host_key = {"private": str(pair.private), "public": str(pair.public)}
+        self._store_table(table.to_json())
+        self.runner.render()
+        await self._open()
+        await self._make_qr()
 
     def _store_table(self, obj: Any) -> None:
         s = self.shell.session
@@ -150,7 +182,10 @@ class LiveBrowser:
             self.host.save_pref(TABLE_KEY + s.slot_id, json.dumps(obj))
 
     def join_url(self) -> str:
-        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password)}"
+        key = self.table.host_key if self.table is not None else None
+        if key is None:
+            return ""
+        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}"
 
     def _spawn(self, coro: Any) -> None:
         import asyncio
@@ -175,9 +210,14 @@ class LiveBrowser:
             "leave": self._proxy(self._on_leave),
             "error": self._proxy(self._on_error),
         }
+        settings = self.settings()
+        if self.table is not None and self.table.host_key is not None:
+            settings["hostKey"] = self.table.host_key["private"]
+        elif self.role == "guest":
+            settings["hostPub"] = self.host_pub
         try:
             self.room = await js.window.conquestLive.open(
-                self.code, self.password, to_js(self.settings(), dict_converter=js.Object.fromEntries),
+                self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
                 to_js(handlers, dict_converter=js.Object.fromEntries),
             )
         except Exception as exc:  # noqa: BLE001
@@ -191,22 +231,96 @@ class LiveBrowser:
         return p
 
     # -- the transport's events -------------------------------------------------------------
-    def _on_message(self, peer: Any, text: Any) -> None:
+    def trace(self, what: str) -> None:
+        """The benchmark's record (``trace`` setting): what happened when, in ms since the
+        epoch, comparable between the pages of one machine (bench/live.py reads it)."""
+        if self.tracing:
+            js.window.conquestLiveTrace.push(to_js([what, float(js.performance.timeOrigin + js.performance.now())]))
+
+    def _on_message(self, peer: Any, text: Any, signed: Any = False) -> None:
         peer, text = str(peer), str(text)
+        self.intent_sent = False  # what comes from the host is drawn at once
+        self.heard += 1
+        self.trace("received")
         if self.table is not None:
             self.table.receive(peer, text, self.host.clock())
+            self.trace("handled")
             self._after_table()
+            return
         elif self.guest is not None:
             before = self.shell.session
-            self.guest.receive(peer, text)
+            self.guest.receive(peer, text, signed is True)
             if self.guest.host_peer is not None:
                 self.failed = False
             if before is None and self.shell.session is not None:
                 js.window.scrollTo(0, 0)
+            self.trace("handled")
             self.runner.render()
+        self.trace("rendered")
+        self._trace_painted()
 
     def _after_table(self) -> None:
-        self.runner.render()
+        """The host's page is drawn after the updates have left (signing is asynchronous):
+        the guests' screens never wait for the host's own render. Renders asked for while
+        one waits are one render."""
+        if self.render_waiting:
+            return
+        self.render_waiting = True
+        self._spawn(self._render_after_sends())
+
+    async def _render_after_sends(self) -> None:
+        try:
+            if self.room is not None:
+                await self.room.flushed()
+        finally:
+            self.render_waiting = False
+            self.runner.render()
+            self.trace("rendered")
+            self._trace_painted()
+
+    def _trace_painted(self) -> None:
+        """The benchmark's "shown": the next frame after the render (the screen is painted)."""
+        if self.tracing:
+            js.requestAnimationFrame(create_proxy(lambda *_: self.trace("painted")))
+
+    def after_paint(self, fn: Any) -> None:
+        """``fn`` once the next frame is painted (one call however many renders asked)."""
+        self._below = fn
+        if self._below_asked:
+            return
+        self._below_asked = True
+
+        def frame(*_: Any) -> None:
+            js.setTimeout(self._paint_proxy, 0)
+
+        def run() -> None:
+            self._below_asked = False
+            fn_now, self._below = self._below, None
+            if fn_now is not None:
+                fn_now()
+
+        self._paint_proxy = self._paint_proxy or create_proxy(lambda: self.runner.guard(run))
+        self._frame_proxy = self._frame_proxy or create_proxy(frame)
+        js.requestAnimationFrame(self._frame_proxy)
+
+    def _end_hold(self) -> None:
+        self.intent_sent = False
+
+    def hold_render(self) -> bool:
+        """A guest's tap only sent an intent: its page is not drawn now, since the host's
+        answer comes within milliseconds and is drawn then (a render now would hold that
+        answer back by a whole render). If no answer comes soon, it is drawn anyway."""
+        if not self.intent_sent:
+            return False
+        self.intent_sent = False
+        heard = self.heard
+
+        def fallback() -> None:
+            if self.heard == heard:  # nothing came from the host meanwhile
+                self.runner.render()
+
+        self.host.later(HOLD_MS, fallback)
+        return True
 
     def _on_join(self, peer: Any) -> None:
         if self.table is not None:
@@ -233,14 +347,15 @@ class LiveBrowser:
         if self.guest is None or self.guest.host_peer is not None:
             return
         self.tries += 1
-        if self.tries >= TRIES:
-            self.failed = True
+        if self.tries >= TRIES and not self.failed:
+            self.failed = True  # said plainly (TURN, or the links way); the page keeps trying
             self.runner.render()
-            return
         room, self.room = self.room, None
         if room is not None:
             self._spawn(self._rejoin(room))
-        self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
+        # after the first tries, less often: a network that blocks peers may come back (or the
+        # host's page), and a guest left on this page then joins by itself
+        self.host.later(CONNECT_TIMEOUT_MS * (1 if self.tries < TRIES else 2.5), self._check_connected)
 
     async def _rejoin(self, room: Any) -> None:
         try:
@@ -250,10 +365,16 @@ class LiveBrowser:
         await self._open()
 
     def _send_to_peer(self, peer: str, text: str) -> None:
+        self.trace("send")
         if self.room is not None:
             self.room.send(peer, text)
 
     def _send_to_host(self, text: str) -> None:
+        self.trace("send")
+        if text.startswith(('{"t":"act"', '{"t":"secret"')):
+            # held for the render that follows in this same task only (the tap's)
+            self.intent_sent = True
+            self.host.later(0, self._end_hold)
         if self.room is not None and self.guest is not None and self.guest.host_peer is not None:
             self.room.send(self.guest.host_peer, text)
 
@@ -320,6 +441,46 @@ class LiveBrowser:
 
     def mount(self) -> None:
         dom.mount_id("live-panel", self.render())
+        # the panel folds away while people play (on a phone it would push the board and its
+        # controls off the screen) and opens by itself when it needs someone: the host's
+        # table before anyone joined, a guest without a seat or a connection. In between,
+        # it stays as the person left it.
+        want = self.wants_open()
+        if want is not None and want != self._opened_for:
+            self._opened_for = want
+            box = js.document.getElementById("live-panel-box")
+            if not dom.nullish(box) and str(box.tagName) == "DETAILS":
+                box.open = want
+
+    def wants_open(self) -> bool | None:
+        """Whether the folded panel should be open now (None: there is no folded panel)."""
+        if self.role == "host" and self.table is not None:
+            return bool(self.error) or not any(d.connected for d in self.table.devices.values())
+        if self.role == "guest" and self.guest is not None:
+            meta = self.guest.meta
+            return (bool(self.error) or self.failed or self.guest.closed or self.guest.host_peer is None
+                    or not isinstance(meta.get("you"), int))
+        return None
+
+    def summary(self) -> str:
+        """The folded panel's one line: the table and who is connected, or this seat."""
+        if self.role == "host" and self.table is not None:
+            on = [d.name for d in self.table.devices.values() if d.connected]
+            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else "waiting for guests")
+        if self.guest is not None:
+            seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
+            if self.guest.closed:
+                return "Live table: closed by the host"
+            if self.failed or self.guest.host_peer is None:
+                return "Live table: not connected"
+            if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], dict):
+                return f"Live table: you play {seats[you].get('name', '')}"
+            return "Live table: you are watching"
+        return "Live table"
+
+    def folded(self, *body: Any) -> Any:
+        return h("details", h("summary", self.summary(), id="live-summary", cls="live-summary"), *body,
+                 id="live-panel-box", cls="live-details", open=bool(self.wants_open()))
 
     def render(self) -> Any:
         s = self.shell.session
@@ -327,17 +488,18 @@ class LiveBrowser:
                             aria_expanded="true" if self.show_settings else "false", on_click=lambda ev: self.on("settings"))
         extra = [settings_button, self.render_settings() if self.show_settings else None]
         if self.error:
-            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + live.NO_CONNECTION, cls="error", role="alert"))
+            advice = live.HOST_NO_CONNECTION if self.role == "host" else live.NO_CONNECTION
+            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + advice, cls="error", role="alert"))
         if self.role == "host" and self.table is not None:
             if s is None:
                 return h("div", id="live-panel-box", hidden=True)
             self.table.sync_session()
             levels = list(bot_levels(self.shell.game))
             panel = live.render_host_panel(self.table, self.join_url(), self.qr, self.on, levels)
-            return h("div", panel, *extra, id="live-panel-box")
+            return self.folded(panel, *extra)
         if self.role == "guest" and self.guest is not None:
             connected = self.guest.host_peer is not None and s is not None
-            return h("div", live.render_guest_panel(self.guest, connected, self.failed, self.on), *extra, id="live-panel-box")
+            return self.folded(live.render_guest_panel(self.guest, connected, self.failed, self.on), *extra)
         if s is None or s.mode != "host":
             return h("div", id="live-panel-box", hidden=True)
         return h(

@@ -654,6 +654,9 @@ class Shell:
         self._stats_cache: dict[int, tuple[Any, dict[str, list[float]]]] = {}
         #: log index -> (the state after it, whether it is a draw the spectator cannot see)
         self._hidden_memo: dict[int, tuple[Any, bool]] = {}
+        #: log lines already put in words, by index: ``(before, after, text, names, line)``
+        #: (a render draws the last steps again; a live table renders on every device at each step)
+        self._line_memo: dict[int, tuple[Any, Any, str, tuple[str, ...], dict[str, Any]]] = {}
         #: slots of this game that cannot be opened, and why (checked when the page starts and
         #: whenever one fails to open): listed plainly with Delete and Export as stored
         self.damaged: dict[str, str] = {}
@@ -1311,9 +1314,15 @@ class Shell:
         s = self.session
         assert s is not None
         out = []
+        names = tuple(seat.name for seat in s.seats())
         for i in range(start, end):
             text = s.match.log[i]
             before = s.match.states[i]
+            after = s.match.states[i + 1] if i + 1 < len(s.match.states) else None
+            memo = self._line_memo.get(i)
+            if memo is not None and memo[0] is before and memo[1] is after and memo[2] == text and memo[3] == names:
+                out.append(memo[4])
+                continue
             chance = self.game.chance(before) is not None
             try:
                 words = self.game.describe_action(before, self.game.parse_action(text))
@@ -1321,8 +1330,9 @@ class Shell:
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
             code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
-            out.append({"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
-                        "label": label})
+            line = {"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance, "label": label}
+            self._line_memo[i] = (before, after, text, names, line)
+            out.append(line)
         return out
 
     def hidden_draw(self, i: int) -> bool:

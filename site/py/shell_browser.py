@@ -516,7 +516,7 @@ class Runner:
 
     # -- rendering -------------------------------------------------------------------------
     def render(self) -> None:
-        if self.rendering:
+        if self.rendering or (self.live is not None and self.live.hold_render()):
             return
         self.rendering = True
         t0 = self.host.clock()
@@ -562,11 +562,9 @@ class Runner:
         if self.live is not None:
             self.live.mount()
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
-        try:
-            slots = self.host.store.list(self.game.id)
-        except Exception:  # noqa: BLE001 - the game on screen matters more than the list
-            slots = []
-        dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
+        live_table = self.live is not None and self.live.role is not None and s is not None
+        if not live_table:
+            self._mount_saved()
         mark_field_errors(shell.field_errors)
         guest = self.live is not None and self.live.role == "guest"
         if s is None:
@@ -594,19 +592,41 @@ class Runner:
             dom.mount_id(cid, tree)
         for eid, patch in self.page.paint(view).items():
             apply_patch(document.getElementById(eid), patch)
+        if live_table:  # below the board: drawn once the step is on the screen (issue 22's speed)
+            self.live.after_paint(self._mount_below)
+        else:
+            self._mount_below()
+        self.page.after_render()
+        self.announce(shell.announcement())
+        self.broadcast()
+        if self.live is not None:
+            self.live.after_render()
+
+    def _mount_saved(self) -> None:
+        s = self.shell.session
+        try:
+            slots = self.host.store.list(self.game.id)
+        except Exception:  # noqa: BLE001 - the game on screen matters more than the list
+            slots = []
+        dom.mount_id("shell-saved", self.shell.render_saved(slots, None if s is None else s.slot_id))
+
+    def _mount_below(self) -> None:
+        """The log, the links, the chart (and the saved games' list): what lies below the
+        board. At a live table every device draws each step; these wait for the next frame
+        there, so the board and its controls show the step first."""
+        shell, s = self.shell, self.shell.session
+        if s is None:
+            return
+        if self.live is not None and self.live.role is not None:
+            self._mount_saved()
         dom.mount_id("shell-log-box", shell.render_log())
-        if guest:  # a guest holds no save: the host's page keeps the game and its links
+        if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
             dom.mount_id("shell-links", self.live.links_note())
         else:
             dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         dom.mount_id("shell-chart", shell.render_chart(width or 640))
-        self.page.after_render()
-        self.announce(shell.announcement())
-        self.broadcast()
-        if self.live is not None:
-            self.live.after_render()
 
     def announce(self, text: str) -> None:
         """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a

@@ -15,6 +15,7 @@ import html
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "isolate"]
@@ -102,7 +103,10 @@ class Node:
         return walk(self)
 
 
+@lru_cache(maxsize=512)
 def _attr_name(key: str) -> str:
+    """A keyword's attribute name (cached: a render asks it ten thousand times, for a few
+    dozen distinct keywords)."""
     if key == "cls":
         return "class"
     if key == "for_":

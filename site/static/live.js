@@ -8,8 +8,32 @@
 // file from a blob: URL, against which no relative address resolves (no live play there)
 const base = () => new URL("../runtime/live/", import.meta.url);
 
+// The host's signature (issue 22: a guest tells the host's messages from another peer's).
+// The host holds an ECDSA P-256 key pair; its public key travels in the join link's fragment.
+// It signs, for each message, the receiving peer's id, a newline and the text, and sends
+// "<signature, base64url>.<text>"; a guest verifies with the key from its link and over its
+// own id, so a peer can neither forge the host's messages nor replay to one guest what the
+// host sent another. Signing and verifying are asynchronous: each runs on a chain of
+// promises per peer, so messages keep their order.
+const ECDSA = { name: "ECDSA", namedCurve: "P-256" };
+const SIGN = { name: "ECDSA", hash: "SHA-256" };
+const b64u = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const unb64u = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const utf8 = new TextEncoder();
+const SIG_CHARS = 86;  // a P-256 signature: 64 bytes
+
 const live = {
-  /** Join the room `room`; `handlers` get (peer, text) / (peer) / (message). */
+  /** A new key pair for a host: {private: JWK text, public: raw key, base64url}. */
+  async newHostKey() {
+    const pair = await crypto.subtle.generateKey(ECDSA, true, ["sign", "verify"]);
+    const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+    const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
+    return { private: JSON.stringify(jwk), public: b64u(raw) };
+  },
+
+  /** Join the room `room`; `handlers` get (peer, text, signed) / (peer) / (message).
+   *  settings.hostKey (the host: its private JWK text) or settings.hostPub (a guest: the
+   *  host's public key from the link). */
   async open(room, password, settings, handlers) {
     const { joinRoom, selfId } = await import(new URL("nostr.mjs", base()).href);
     const config = {
@@ -28,24 +52,75 @@ const live = {
       onJoinError: (e) => { console.warn("live: join error", e && e.error); handlers.error(String((e && e.error) || "the room could not be joined")); },
     });
     const act = r.makeAction("m");
+    const signKey = settings.hostKey
+      ? await crypto.subtle.importKey("jwk", JSON.parse(settings.hostKey), ECDSA, false, ["sign"]) : null;
+    const verifyKey = settings.hostPub
+      ? await crypto.subtle.importKey("raw", unb64u(settings.hostPub), ECDSA, false, ["verify"]) : null;
+    const chains = new Map();  // peer -> the promise its last message waits on (order kept)
+    const inOrder = (peer, job) => {
+      const next = (chains.get(peer) || Promise.resolve()).then(job).catch((e) => console.warn("live:", e));
+      chains.set(peer, next);
+    };
+    const deliver = (peer, data, signed) => {
+      if (settings.record && signed) {  // tests read what arrived, and from whom
+        (window.conquestLiveReceived ||= []).push(data);
+        window.conquestLiveHostPeer = peer;
+      }
+      handlers.message(peer, data, signed);
+    };
     act.onMessage = (data, ctx) => {
+      const peer = ctx.peerId;
       // bounded before Python sees it: anything but text within the limit is dropped
       if (typeof data !== "string" || data.length > limit) {
-        handlers.message(ctx.peerId, "");
+        handlers.message(peer, "", false);
         return;
       }
-      if (settings.record) (window.conquestLiveReceived ||= []).push(data);  // tests read what arrived
-      handlers.message(ctx.peerId, data);
+      if (!verifyKey) {
+        deliver(peer, data, false);  // the host: guests do not sign (their seat is their device's)
+        return;
+      }
+      // a guest: only text signed by the link's key, for this device, is the host's
+      const dot = data.indexOf(".");
+      if (dot !== SIG_CHARS) {
+        inOrder(peer, () => deliver(peer, data, false));
+        return;
+      }
+      const text = data.slice(dot + 1);
+      inOrder(peer, async () => {
+        let ok = false;
+        try {
+          ok = await crypto.subtle.verify(SIGN, verifyKey, unb64u(data.slice(0, dot)), utf8.encode(selfId + "\n" + text));
+        } catch (e) { ok = false; }
+        if (!ok) window.conquestLiveForged = (window.conquestLiveForged || 0) + 1;
+        deliver(peer, text, ok);
+      });
     };
     r.onPeerJoin = (id) => { if (settings.record) console.info("live: peer joined", id); handlers.join(id); };
     r.onPeerLeave = (id) => handlers.leave(id);
     window.addEventListener("pagehide", () => r.leave());
-    return {
+    const api = {
       self: selfId,
-      send: (peer, text) => act.send(text, peer ? { target: peer } : undefined).catch(() => {}),
+      send: (peer, text) => {
+        if (!signKey) {
+          act.send(text, peer ? { target: peer } : undefined).catch(() => {});
+          return;
+        }
+        inOrder("to:" + peer, async () => {
+          const sig = await crypto.subtle.sign(SIGN, signKey, utf8.encode(peer + "\n" + text));
+          await act.send(b64u(sig) + "." + text, { target: peer }).catch(() => {});
+        });
+      },
       leave: () => r.leave(),
+      /** Resolves when every message given to send so far is signed and handed over. */
+      flushed: () => Promise.all(Array.from(chains.values())),
       peers: () => Object.keys(r.getPeers()),
     };
+    if (settings.record) {  // tests: what this device sent, and its room (a hostile guest's own sends)
+      window.conquestLiveRoom = api;
+      const send = api.send;
+      api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
+    }
+    return api;
   },
 
   /** The QR code of `text` as rows of "0"/"1" (drawn by Python as SVG). */

@@ -158,6 +158,15 @@ def watch(page: Any, base_url: str) -> PageWatch:
     return w
 
 
+@pytest.fixture(scope="session")
+def relay() -> Iterator[str]:
+    """A Nostr relay on 127.0.0.1 (tools/relay.py) for the live-play tests, one per run."""
+    from tools.relay import local_relay
+
+    with local_relay() as url:
+        yield url
+
+
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -64,13 +64,15 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
             console.click("#mg-duel-live")
         table = opened.value
         tw = watch(table, base_url)
+        # the links wait for the table's signing key, which the duel's page makes when it opens
+        console.wait_for_selector("#mg-live-wait")
+        ready(table)
+        console.wait_for_selector("#mg-live-url-1", timeout=60_000)
         urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
         watch_url = console.inner_text("#mg-live-url-watch")
         assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
-        # the players open their links while the table's page starts (all boot at once)
         ann.goto(urls[0], wait_until="commit")
         bob.goto(urls[1], wait_until="commit")
-        ready(table)
         assert "/play/conquests/?slot=" in table.url
         table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
         expect(table.locator("#live-seats")).to_contain_text("Ann's device")

@@ -6,26 +6,16 @@ relay from the live settings and no STUN server is asked (``iceServers: []``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from conquest.core import get_game
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
 from tests.browser.conftest import ENGINE_TIMEOUT_MS, watch
-from tools.relay import local_relay
 
 WORLD = get_game("world")
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
-
-
-@pytest.fixture(scope="module")
-def relay() -> Iterator[str]:
-    with local_relay() as url:
-        yield url
 
 
 def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
@@ -101,9 +91,15 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
             page.click(f"button[data-take='{seat}']")
             page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")
-        # the phone's controls are reachable by taps: every live button at least 44 px tall
+        # seated, the panel folds to one line above the board (a phone's screen is for the game);
+        # opened by a tap, its controls are reachable by taps: every one at least 44 px tall
+        cy.wait_for_function("() => !document.getElementById('live-panel-box').open")
+        assert "you play Cy" in cy.inner_text("#live-summary")
+        assert cy.evaluate("() => document.getElementById('live-summary').getBoundingClientRect().height") >= 44
+        cy.click("#live-summary")
         heights = cy.evaluate("() => [...document.querySelectorAll('#live-panel button')].map(b => b.getBoundingClientRect().height)")
         assert heights and min(heights) >= 44, heights
+        cy.click("#live-summary")
 
         # while it is Ann's move, the guests' pages wait (as for a computer's move)
         assert act_of(bob)[0] == "wait" and act_of(cy)[0] == "wait"

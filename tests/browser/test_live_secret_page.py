@@ -1,0 +1,221 @@
+"""Live play's secret steps in real browsers (issue 22): choices made at once on several
+devices, each seeing only its own until the reveal; refusals; a peer posing as the host.
+
+Every device is a Chromium context at one table over WebRTC, signalled through the local
+Nostr relay (``tools/relay.py``). What a guest's page received is read from its record
+(the ``record`` live setting keeps every text the host's key signed, and every text sent).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conquest.core import get_game
+from conquest.rng import Rng
+from conquest.savecode import make_fragment
+from conquest.session import Match, replay
+from tests.browser.test_live_page import device, host_save, ready
+
+REIGN = get_game("reign")
+CAMPAIGN = get_game("campaign")
+#: Ann Develops the Weapons Workshop and attacks The Citadel; Bob fights as he stands
+#: (tests/browser/test_reign_page.py): the next step is the battle's secret choices
+TO_BATTLE = ["Lwmscah", "tAB/AB", "dw", "bc", "p"]
+COLOURS = ("#e69f00", "#56b4e9", "#009e73")
+
+
+def open_table(host: Any, url: str) -> str:
+    """The host opens ``url`` and a live table; returns the join link."""
+    host.goto(url, wait_until="commit")
+    ready(host)
+    host.click("#live-start")
+    host.wait_for_selector("#live-join-url", timeout=30_000)
+    join = host.inner_text("#live-join-url")
+    assert "#live=" in join and len(join.split("#live=")[1].split(".")) == 3  # code, password, host's key
+    return join
+
+
+def sit(page: Any, join: str, name: str, seat: int) -> None:
+    page.goto(join, wait_until="commit")
+    ready(page)
+    page.fill("#live-name", name)
+    page.dispatch_event("#live-name", "change")
+    page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
+    page.click(f"button[data-take='{seat}']")
+    page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
+
+
+def received(page: Any) -> list[dict[str, Any]]:
+    return [json.loads(raw) for raw in page.evaluate("() => window.conquestLiveReceived || []")]
+
+
+def before_reveal(msgs: list[dict[str, Any]], steps: int) -> list[dict[str, Any]]:
+    """The messages a guest received until the first update whose log reaches ``steps``."""
+    out = []
+    for msg in msgs:
+        if msg.get("t") == "sync" and msg["base"] + len(msg["log"]) >= steps:
+            break
+        out.append(msg)
+    return out
+
+
+def toast(page: Any, text: str) -> None:
+    page.wait_for_function("t => (document.getElementById('shell-toast') || {}).textContent?.includes(t)",
+                           arg=text, timeout=30_000)
+
+
+def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, base_url: str, relay: str) -> None:
+    save = Match(REIGN, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, TO_BATTLE, rng=Rng(1)).save().to_json()
+    hctx, hw = device(browser, base_url, relay)
+    bctx, bw = device(browser, base_url, relay, 360, 740)  # Bob's phone
+    fctx, fw = device(browser, base_url, relay)
+    host, bob, forger = hw.page, bw.page, fw.page
+    try:
+        join = open_table(host, base_url + "play/reign/#" + make_fragment(save, "h"))
+        sit(bob, join, "Bob", 1)
+        # no pass-the-device screen any more: Bob's seat is on his own device
+        host.wait_for_selector("#rg-battle-go", timeout=30_000)
+        bob.wait_for_selector("#rg-battle-go", timeout=30_000)
+        assert "Bob: you defend The Citadel" in bob.inner_text("#rg-stage")
+        # both draft at once, each on their own device, then both confirm
+        host.click("#rg-stage [data-card=C]")
+        bob.click("#rg-stage [data-card=D]")
+        host.click("#rg-stage [data-buy='s+']")
+        bob.click("#rg-stage [data-buy='a+']")
+        host.click("#rg-stage [data-buy='b+']")
+        bob.wait_for_function("document.querySelector('[data-total=defence]').textContent.trim() === 'Defence 6'")
+        host.wait_for_function("document.querySelector('[data-total=attack]').textContent.trim() === 'Attack 9'")
+        bob.click("#rg-battle-go")
+        host.click("#rg-battle-go")
+        for page in (host, bob):
+            page.wait_for_selector("#rg-reveal", timeout=30_000)
+            assert "Attack 9 = 4 Military + 3 Cavalry Charge" in page.inner_text("#rg-reveal")
+        played = replay(host_save(host))
+        assert played.log[len(TO_BATTLE)] == "Cs1b1/Da1"  # one step, both parts, as in hot-seat play
+        # before the reveal, nothing Bob's device received held Ann's choice (nor her card's name)
+        early = before_reveal(received(bob), len(TO_BATTLE) + 1)
+        assert early and any(m.get("t") == "sync" for m in early)
+        for msg in early:
+            text = json.dumps(msg)
+            assert "Cs1b1" not in text and "Cavalry" not in text, text[:300]
+        assert "conquest:slot:" not in bob.evaluate("() => Object.keys(localStorage).join(' ')")
+
+        # a peer posing as the host: it knows the link (every guest does) but not the host's
+        # key; it announces itself and sends a made-up update and a "closed"; Bob ignores all
+        code, rest = join.split("#live=")[1].split(".", 1)
+        password = rest.split(".")[0]
+        forger.goto(base_url, wait_until="commit")
+        forger.wait_for_load_state("load")
+        step = bob.get_attribute("#rg-stage-inner", "data-step")
+        fake = {"t": "sync", "base": 0, "log": [], "states": [REIGN.state_to_json(played.states[0])], "game": "reign",
+                "options": {}, "you": 1, "seats": [], "chosen": [], "watching": 0}
+        forger.evaluate(
+            """async ([relay, code, password, fake]) => {
+                await import('./static/live.js');
+                const pair = await window.conquestLive.newHostKey();
+                let room = null;
+                const sent = new Set();
+                const handlers = {
+                    message() {}, leave() {}, error() {},
+                    join(peer) {
+                        const go = () => {
+                            if (!room) { setTimeout(go, 50); return; }
+                            room.send(peer, JSON.stringify({ t: 'host', game: 'reign', code }));
+                            room.send(peer, JSON.stringify(fake));
+                            room.send(peer, JSON.stringify({ t: 'closed' }));
+                            sent.add(peer);
+                        };
+                        go();
+                    },
+                };
+                room = await window.conquestLive.open(code, password,
+                    { appId: 'conquest-live-1', relays: [relay], maxChars: 8000000, hostKey: pair.private,
+                      trickleIce: false }, handlers);
+                window.forgerSent = sent;
+            }""",
+            [relay, code, password, fake],
+        )
+        bob.wait_for_function("() => (window.conquestLiveForged || 0) >= 3", timeout=120_000)
+        assert bob.get_attribute("#rg-stage-inner", "data-step") == step
+        assert "You play Bob" in str(bob.text_content("#live-status")) and "closed" not in str(bob.text_content("#live-panel"))
+
+        # Bob's turn: he ends it on his phone; now it is Ann's move
+        n = len(played.log)
+        bob.wait_for_selector("#rg-end", timeout=30_000)
+        bob.click("#rg-end")
+        host.wait_for_function(f"() => document.getElementById('rg-stage-inner').dataset.step !== '{n}'", timeout=30_000)
+        after = replay(host_save(host))
+        assert after.state.active == 0
+        n = len(after.log)
+        ann_move = REIGN.format_action(REIGN.legal_actions(after.state)[0])
+        bob.wait_for_function("() => !!window.conquestLiveHostPeer")
+        # a hostile Bob sends a move for the seat to move (Ann's), then one from an earlier step
+        for msg, words in (({"t": "act", "step": n, "action": ann_move}, "It is Ann's move, not Bob's: nothing was changed"),
+                           ({"t": "act", "step": n - 1, "action": "e"}, f"but the game is at step {n} now: nothing was changed")):
+            bob.evaluate("m => window.conquestLiveRoom.send(window.conquestLiveHostPeer, m)", json.dumps(msg))
+            toast(bob, words)
+            assert len(replay(host_save(host)).log) == n
+            assert host.get_attribute("#rg-stage-inner", "data-step") == str(n)
+        refusals = [m for m in received(bob) if m.get("t") == "refused"]
+        assert [m["code"] for m in refusals][-2:] == ["live.not-your-seat", "live.stale"]
+        for w in (hw, bw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (hctx, bctx, fctx):
+            c.close()
+
+
+def test_campaign_question_answered_on_three_devices_at_once(browser: Any, base_url: str, relay: str) -> None:
+    seats = [{"name": n, "colour": c} for n, c in zip(("Ann", "Bob", "Cy"), COLOURS, strict=True)]
+    m = Match(CAMPAIGN, {"seats": seats, "seconds": 120}, rng=Rng(1))  # the longest clock: joining takes a while
+    m.resolve_chance()
+    assert CAMPAIGN.simultaneous(m.state) == (0, 1, 2)  # the first question, for all three
+    hctx, hw = device(browser, base_url, relay)
+    bctx, bw = device(browser, base_url, relay)
+    cctx, cw = device(browser, base_url, relay, 360, 740)
+    host, bob, cy = hw.page, bw.page, cw.page
+    try:
+        join = open_table(host, base_url + "play/campaign/#" + make_fragment(m.save().to_json(), "h"))
+        sit(bob, join, "Bob", 1)
+        sit(cy, join, "Cy", 2)
+        for page in (host, bob, cy):
+            page.wait_for_selector("#cp-guess", timeout=30_000)
+        n = len(m.log)
+        # all three answer at once; Bob takes his time on his own device
+        cy.fill("#cp-guess", "7")
+        host.fill("#cp-guess", "3")
+        cy.click("#cp-guess-go")
+        host.click("#cp-guess-go")
+        bob.wait_for_timeout(1500)
+        bob.fill("#cp-guess", "5")
+        bob.click("#cp-guess-go")
+        for page in (host, bob, cy):
+            page.wait_for_function(f"() => document.getElementById('cp-stage-inner').dataset.step.split('.')[0] !== '{n}'",
+                                   timeout=30_000)
+        log = replay(host_save(host)).log
+        reveal = log[n]
+        assert reveal.startswith("a"), log
+        parts = [p.split("@") for p in reveal[1:].split(",")]
+        assert [p[0] for p in parts] == ["3", "5", "7"]
+        ms = [int(p[1]) for p in parts]
+        # each time was measured on its own device; the host took the device's own figure
+        for page, seat in ((bob, 1), (cy, 2)):
+            sent = [json.loads(t) for t in page.evaluate("() => window.conquestLiveSent || []")]
+            secret = [x for x in sent if x.get("t") == "secret"]
+            assert secret and secret[-1]["step"] == n and secret[-1]["part"][1] == ms[seat], (secret, ms)
+        assert ms[1] >= 1500, ms  # Bob's clock ran while he waited on his device
+        # before the reveal, no device received another's answer
+        for page, seat in ((bob, 1), (cy, 2)):
+            for msg in before_reveal(received(page), n + 1):
+                text = json.dumps(msg)
+                for other in (0, 1, 2):
+                    if other != seat:
+                        assert f"{parts[other][0]}@{ms[other]}" not in text
+                        assert f"[{parts[other][0]}, {ms[other]}]" not in text
+        for w in (hw, bw, cw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (hctx, bctx, cctx):
+            c.close()
