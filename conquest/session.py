@@ -326,21 +326,44 @@ class Match:
                 self.draws.undone.append((first, before))
         return True
 
-    def draws_for_prefix(self, n: int) -> dict[str, Any] | None:
-        """The draw record for a save of the first ``n`` log steps ("continue from here"):
-        the draws of the steps left out stay counted, listed as left out."""
+    def prefix_save(self, n: int) -> dict[str, Any]:
+        """The save of the first ``n`` log steps ("continue from here").
+
+        Results taken back after a later step go with the steps left out; in the draw record
+        the draws of everything left out stay counted, listed as left out (``x``), so the
+        branch's draws still check and none of them can be drawn again.
+        """
+        save = self.save().to_json()
+        save["log"] = save["log"][:n]
+        groups = list(zip(self.undone, self.draws.undone if self.draws is not None else [None] * len(self.undone),
+                          strict=False))
+        kept_groups = [(u, r) for u, r in groups if u[0] <= n]
+        if kept_groups:
+            save["undone"] = [[at, list(texts)] for (at, texts), _ in kept_groups]
+        else:
+            save.pop("undone", None)
         if self.draws is None:
-            return None
+            return save
         rec = self.draws.copy()
-        kept = self.kept_draws()
+        left: list[int] = []
+        try:
+            kept = self.kept_draws()
+        except ValueError:
+            return save  # a damaged record stays as it is: Check the draws names the fault
         chance_steps = [i for i in range(len(self.log)) if self.game.chance(self.states[i]) is not None]
-        for i, d in zip(chance_steps, kept, strict=True):
-            if i >= n:
-                if rec.dropped and sum(rec.dropped[-1]) == d:
-                    rec.dropped[-1] = (rec.dropped[-1][0], rec.dropped[-1][1] + 1)
-                else:
-                    rec.dropped.append((d, 1))
-        return rec.to_json()
+        left += [d for i, d in zip(chance_steps, kept, strict=False) if i >= n]
+        for (at, texts), r in groups:
+            if at > n and r is not None:
+                left += range(r[0], r[0] + len(texts))
+        rec.undone = [r for _, r in kept_groups if r is not None]
+        for d in sorted(left):
+            if rec.dropped and sum(rec.dropped[-1]) == d:
+                rec.dropped[-1] = (rec.dropped[-1][0], rec.dropped[-1][1] + 1)
+            else:
+                rec.dropped.append((d, 1))
+        rec.dropped.sort()
+        save["draws"] = rec.to_json()
+        return save
 
     def truncate(self, length: int) -> None:
         """Step back to the position after ``length`` log entries (for "go back to here")."""

@@ -189,7 +189,9 @@ def check_save(save: Mapping[str, Any]) -> Match:
     except KeyError:
         raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
     try:
-        return Match(game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
+        return Match(
+            game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()), draws=save.get("draws")
+        )
     except ReplayError as exc:
         raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
     except GameError as exc:
@@ -526,12 +528,10 @@ class Session:
         A step waiting for a draw keeps the results that were drawn after it, so branching
         never re-rolls dice or a wheel.
         """
-        save = self.save()
         n = self.step()
         while n < len(self.match.log) and self.game.chance(self.match.states[n]) is not None:
             n += 1
-        save["log"] = save["log"][:n]
-        return save
+        return self.match.prefix_save(n)
 
     def links(self, base: str) -> dict[str, str]:
         save = self.save()
@@ -1024,7 +1024,9 @@ class Shell:
             slot = self.host.store.create(save, name, self.host.now())
         except StorageError:
             slot = None
-        match = Match(self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
+        match = Match(
+            self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()), draws=save.get("draws")
+        )
         session = self.open(match, slot)
         if slot is None:  # storage refused (full, disabled): the new line lives in the address bar
             session.unsaved = True
