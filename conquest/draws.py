@@ -54,6 +54,7 @@ __all__ = [
     "auto_contribution",
     "said_contribution",
     "describe_contribution",
+    "describe_said",
     "MAX_WORD_CHARS",
 ]
 
@@ -137,14 +138,21 @@ def describe_contribution(contribution: str, names: Sequence[str] = ()) -> str:
     """A contribution in words for the log and the check: who gave what."""
     if _AUTO.fullmatch(contribution):
         return f"automatic ({contribution[1:]}, this device's own randomness)"
-    said = _SAID.fullmatch(contribution)
-    if said:
-        seat = int(said.group(1))
-        who = names[seat] if seat < len(names) else f"seat {seat + 1}"
-        return f"said by {who}: “{said.group(2)}”"
+    said = describe_said(contribution, names)
+    if said is not None:
+        return f"said by {said[0]}: “{said[1]}”"
     if contribution.startswith("@"):
         return f"live shares from {len(contribution[1:].split())} devices"
     return f"“{contribution}”"
+
+
+def describe_said(contribution: str, names: Sequence[str] = ()) -> tuple[str, str] | None:
+    """``(who, word)`` of a said-aloud contribution; None for any other kind."""
+    said = _SAID.fullmatch(contribution)
+    if said is None or _AUTO.fullmatch(contribution):
+        return None
+    seat = int(said.group(1))
+    return (names[seat] if seat < len(names) else f"seat {seat + 1}"), said.group(2)
 
 
 def contribution_kind(contribution: str) -> str:

@@ -226,14 +226,15 @@ class Match:
         self.states.append(new_state)
         return new_state
 
-    def play(self, action: Any) -> Any:
-        """Apply a player's action (value or text), then draw any chance steps it opens.
+    def play(self, action: Any, contribution: str | None = None) -> Any:
+        """Apply a player's action (value or text), then draw any chance steps it opens
+        (with ``contribution``, e.g. a word said aloud, else an automatic one).
 
         A refused action raises and changes nothing.
         """
         text = action if isinstance(action, str) else self.game.format_action(action)
         self._push(text)
-        self.resolve_chance()
+        self.resolve_chance(contribution)
         return self.state
 
     def seal(self) -> str | None:
