@@ -539,7 +539,7 @@ class MetagamePage(GamePage):
               "ask a player for a word or a number, type it exactly as they say it, then spin. Their word and "
               "the host's sealed draws decide the slice together, so nobody alone can choose it.", cls="muted"),
             h("label", "Who says it ", h("select", *people, name="who", id="mg-word-who")),
-            h("label", " their word or number ",
+            h("label", " Their word or number ",
               h("input", type="text", name="word", id="mg-word", maxlength="40", autocomplete="off",
                 spellcheck="false", aria_label="The word or number they said")),
             h("button", "Spin with this word", type="submit", id="mg-spin-word", cls="secondary"),
