@@ -418,3 +418,23 @@ def test_a_damaged_record_is_refused_with_a_message(draws: Any) -> None:
     with pytest.raises(DrawError):
         DrawRecord.from_json(draws)
 
+
+
+def test_the_rules_pages_worked_example_recomputes() -> None:
+    """site/rules/draws.md checks a spin by hand: its numbers are what the code computes."""
+    import hashlib
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "site" / "rules" / "draws.md").read_text(encoding="utf-8")
+    commitment = re.search(r"commitment: `([0-9a-f]{32})`", page).group(1)
+    link = re.search(r"reveals the link `([0-9a-f]{32})`", page).group(1)
+    text = re.search(r"the text `([^`]+)` hashes to `([0-9a-f]{8}) ([0-9a-f]{8})", page)
+    assert next_link(link) == commitment
+    assert text.group(1) == f"{link} 1 0 2:Lighthouse 42"
+    digest = hashlib.sha256(text.group(1).encode()).hexdigest()
+    assert digest[:16] == text.group(2) + text.group(3)
+    w = int(digest[:8], 16)
+    assert f"{w:,}" in page and f"{2**32 - 2**32 % 3:,}" in page
+    (k,) = draw_values(link, 1, "2:Lighthouse 42", (3,))
+    assert k == w % 3 and f"**slice {k + 1} of 3**" in page

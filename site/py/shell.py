@@ -63,6 +63,10 @@ HIDDEN_CODE = "(secret)"
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
 
 
+#: the rules page on draws (issue 26), from a game page at ``play/<id>/``
+DRAWS_RULES_URL = "../../rules/draws/"
+
+
 class ShellError(ConquestError):
     """A refusal of the shell itself (read-only copy, looking at an earlier step, …)."""
 
@@ -1397,7 +1401,7 @@ class Shell:
             h("button", "Check the draws", type="button", cls="small secondary", id="shell-check-draws",
               disabled=self.pending() is not None, on_click=lambda ev: self.check_draws()),
             h("span", " Recomputes every spin, roll, shuffle and deal from the host's seal and each draw's "
-                      "contribution (how: the rules' page on draws).", cls="muted"),
+                      "contribution (", h("a", "how the draws are made", href=DRAWS_RULES_URL), ").", cls="muted"),
             verdict,
             id="shell-draws",
             cls="shell-draws",
