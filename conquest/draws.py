@@ -269,7 +269,7 @@ class DrawRecord:
         spans = [(first, n, "taken back") for (first, _), n in zip(self.undone, undone_sizes, strict=True)]
         spans += [(first, n, "left out") for first, n in self.dropped]
         for first, n, what in spans:
-            span = set(range(first, first + n))
+            span = set(range(first, min(first + n, self.count)))  # bounded before it is built
             if first + n > self.count or span & taken:
                 raise DrawError(
                     "draws.groups", f"The draw record is damaged: draws {first + 1}–{first + n} ({what}) "

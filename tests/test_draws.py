@@ -438,3 +438,14 @@ def test_the_rules_pages_worked_example_recomputes() -> None:
     assert f"{w:,}" in page and f"{2**32 - 2**32 % 3:,}" in page
     (k,) = draw_values(link, 1, "2:Lighthouse 42", (3,))
     assert k == w % 3 and f"**slice {k + 1} of 3**" in page
+
+
+def test_a_hostile_record_is_bounded_before_it_is_used() -> None:
+    """A left-out range of two billion draws, a taken-back group past the end: refused as
+    damaged at once (nothing of their size is built)."""
+    m = play("world", 2, steps=80)
+    save = m.save().to_json()
+    for key, value in (("x", [[0, 2_000_000_000]]), ("x", [[10**6, 5]])):
+        draws = {**save["draws"], key: value}
+        result = check({**save, "draws": draws})
+        assert result.status == "mismatch" and "never drawn" in result.problem
