@@ -142,7 +142,15 @@ def describe_contribution(contribution: str, names: Sequence[str] = ()) -> str:
     if said is not None:
         return f"said by {said[0]}: “{said[1]}”"
     if contribution.startswith("@"):
-        return f"live shares from {len(contribution[1:].split())} devices"
+        who = []
+        for part in contribution[1:].split():
+            key = part.split("=", 1)[0]
+            if key.isdigit():
+                seat = int(key)
+                who.append(names[seat] if seat < len(names) else f"seat {seat + 1}")
+            elif key != "h":
+                who.append("a watcher")
+        return f"live: shares of the host's device and {', '.join(who) or 'no other device'}"
     return f"“{contribution}”"
 
 

@@ -14,7 +14,7 @@ for a draw (``Game.chance``), only that draw's result may follow, never an ordin
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,6 +198,9 @@ class Match:
         #: the host's secret chain and which seal of the record it is (never saved)
         self.chain: Chain | None = None
         self._seal_index = -1
+        #: where a draw's contribution comes from when none is given: a live table's
+        #: devices' shares (None from it, or no provider: automatic)
+        self.contribute: Callable[[], str | None] | None = None
 
     # -- reading --------------------------------------------------------------------
     @property
@@ -283,7 +286,9 @@ class Match:
                 assert self.chain is not None
                 number = rec.count
                 link = self.chain.link(number - seal.first)
-                given = contribution if contribution is not None else auto_contribution(self.rng.below)
+                given = contribution if contribution is not None else (self.contribute() if self.contribute else None)
+                if given is None:
+                    given = auto_contribution(self.rng.below)
                 values = draw_values(link, number + 1, given, spec.sizes)
                 self._push(self.game.format_action(self.game.chance_action(self.state, values)))
                 rec.contributions.append(given)
