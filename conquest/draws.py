@@ -134,10 +134,11 @@ def said_contribution(seat: int, word: str) -> str:
     return f"{seat}:{text}"
 
 
-def describe_contribution(contribution: str, names: Sequence[str] = ()) -> str:
-    """A contribution in words for the log and the check: who gave what."""
+def describe_contribution(contribution: str, names: Sequence[str] = (), short: bool = False) -> str:
+    """A contribution in words for the log and the check: who gave what (``short``: for a
+    log line, an automatic one without its digits)."""
     if _AUTO.fullmatch(contribution):
-        return f"automatic ({contribution[1:]}, this device's own randomness)"
+        return "automatic" if short else f"automatic ({contribution[1:]}, this device's own randomness)"
     said = describe_said(contribution, names)
     if said is not None:
         return f"said by {said[0]}: “{said[1]}”"

@@ -1352,7 +1352,8 @@ class Shell:
         s = self.session
         assert s is not None
         names = [seat.name for seat in s.seats()]
-        return {i: f"draw {d + 1}, {describe_contribution(c, names)}" for i, (d, c) in self.draws_by_step().items()}
+        return {i: f"draw {d + 1}, {describe_contribution(c, names, short=True)}"
+                for i, (d, c) in self.draws_by_step().items()}
 
     def draws_by_step(self) -> dict[int, tuple[int, str]]:
         """Log index -> (draw number from 0, its contribution); cached per log; never raises."""
