@@ -275,6 +275,11 @@ class DrawRecord:
         results of each undone group) nor left out by a branch. Raises DrawError if the
         groups overlap or reach past the record."""
         taken: set[int] = set()
+        if len(self.undone) != len(undone_sizes):
+            raise DrawError(
+                "draws.groups", f"The draw record is damaged: it lists {len(self.undone)} groups of results "
+                f"taken back, the game {len(undone_sizes)}."
+            )
         spans = [(first, n, "taken back") for (first, _), n in zip(self.undone, undone_sizes, strict=True)]
         spans += [(first, n, "left out") for first, n in self.dropped]
         for first, n, what in spans:
@@ -390,8 +395,6 @@ def check_draws(
         kept = rec.kept_draws([len(texts) for _, texts in undone])
     except DrawError as exc:
         return DrawCheck("mismatch", problem=exc.message, at_draw=1)
-    if len(rec.undone) != len(undone):
-        return DrawCheck("mismatch", problem="the record's taken-back draws do not match the save's", at_draw=1)
     report = DrawCheck("checked", draws=rec.count, seals=sum(1 for s in rec.seals if s.revealed))
     problems: list[tuple[int, str]] = []
     if len(kept) != len(chance_steps):

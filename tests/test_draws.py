@@ -449,3 +449,33 @@ def test_a_hostile_record_is_bounded_before_it_is_used() -> None:
         draws = {**save["draws"], key: value}
         result = check({**save, "draws": draws})
         assert result.status == "mismatch" and "never drawn" in result.problem
+
+
+HOSTILE = [None, True, -1, 2**40, 1.5, "", "x" * 500, "\u202e", [], {}, [[]], [0, "0" * 32, "zz"],
+           [[0, "0" * 32, ""]], [[5, 3]], [[0, -1]], ["~000000"] * 3, {"seals": 1}]
+
+
+def test_hostile_draw_records_never_break_verify() -> None:
+    """Seeded mutations of a real record (a value replaced anywhere in it by something
+    hostile): verify answers 0, 1 or 2 with a message, never 3 (its own failure)."""
+    import random
+
+    m = play("world", 9, steps=200, undo_every=9)
+    save = m.save().to_json()
+    rnd = random.Random(26)
+    codes: Counter[int] = Counter()
+    for _ in range(300):
+        draws = json.loads(json.dumps(save["draws"]))
+        key = rnd.choice(["seals", "c", "u", "x", "new"])
+        if key == "new" or key not in draws or not draws[key] or rnd.random() < 0.3:
+            draws[key] = rnd.choice(HOSTILE)
+        else:
+            i = rnd.randrange(len(draws[key]))
+            if isinstance(draws[key][i], list) and rnd.random() < 0.7:
+                draws[key][i][rnd.randrange(len(draws[key][i]))] = rnd.choice(HOSTILE)
+            else:
+                draws[key][i] = rnd.choice(HOSTILE)
+        code, out = verify_out({**save, "draws": draws})
+        assert code in (0, 1, 2) and "Traceback" not in out, out
+        codes[code] += 1
+    assert codes[1] + codes[2] > 200, codes

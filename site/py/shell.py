@@ -21,7 +21,7 @@ from ui import FSI, PDI, Node, h, isolate, svg
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
 from conquest.core import ConquestError, Game, GameError, private_items
-from conquest.draws import DrawCheck, check_draws, describe_contribution
+from conquest.draws import DrawCheck, DrawError, check_draws, describe_contribution
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
@@ -201,6 +201,8 @@ def check_save(save: Mapping[str, Any]) -> Match:
         raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
     except GameError as exc:
         raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+    except DrawError as exc:
+        raise SaveCodeError("draws", f"The saved game's {exc.message[4:]}") from None
 
 
 # -- bots ----------------------------------------------------------------------------------
