@@ -345,6 +345,8 @@ class DrawCheck:
     at_draw: int | None = None
     #: draws taken back or left out whose step is not in the save (chain checked only)
     unreplayed: int = 0
+    #: seals nothing was drawn under: the host's page sealed again before a draw
+    unused_seals: int = 0
 
     @property
     def ok(self) -> bool:
@@ -363,6 +365,9 @@ class DrawCheck:
             return f"Draw {self.at_draw} does not match: {self.problem}"
         how = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()) if n)
         more = f"; {self.unreplayed} taken back on a step not in this save (chain checked)" if self.unreplayed else ""
+        if self.unused_seals:
+            more += (f"; {self.unused_seals} more seal{'s' if self.unused_seals != 1 else ''} never used "
+                     "(the host's page sealed again before drawing)")
         return (
             f"All {self.draws} draw{'s' if self.draws != 1 else ''} recompute from the host's sealed chain "
             f"({self.seals} seal{'s' if self.seals != 1 else ''}) and the contributions ({how}){more}."
@@ -395,7 +400,8 @@ def check_draws(
         kept = rec.kept_draws([len(texts) for _, texts in undone])
     except DrawError as exc:
         return DrawCheck("mismatch", problem=exc.message, at_draw=1)
-    report = DrawCheck("checked", draws=rec.count, seals=sum(1 for s in rec.seals if s.revealed))
+    report = DrawCheck("checked", draws=rec.count, seals=sum(1 for s in rec.seals if s.revealed),
+                       unused_seals=sum(1 for s in rec.seals if not s.revealed))
     problems: list[tuple[int, str]] = []
     if len(kept) != len(chance_steps):
         problems.append((

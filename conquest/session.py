@@ -243,17 +243,16 @@ class Match:
     def seal(self) -> str | None:
         """Seal a fresh secret chain now, before any contribution it will meet; its commitment.
 
-        The page calls this when the host opens a game, so the commitment is in the save
-        (and on the audience's screen) before anyone is asked for a word. A seal nothing was
-        drawn under yet is replaced, not kept (a page opened twice without a draw). None when
-        this game's draws are not recorded.
+        The Metagame console calls this before it asks for a word, so the commitment is in
+        the save (and on the audience's screen) before the word is said; otherwise the first
+        draw seals. A seal nothing was drawn under stays in the record, marked unused: a
+        page opened again between a seal and its draw shows (a host re-sealing after
+        hearing a word would be choosing). None when this game's draws are not recorded.
         """
         rec = self.draws
         if rec is None:
             return None
         self.chain = Chain(self.rng.below)
-        if rec.seals and not rec.seals[-1].revealed and rec.seals[-1].first == rec.count:
-            rec.seals.pop()
         rec.seals.append(Seal(rec.count, self.chain.commitment))
         self._seal_index = len(rec.seals) - 1
         return self.chain.commitment

@@ -371,13 +371,15 @@ def test_a_page_opened_again_seals_anew_and_still_checks() -> None:
     again = replay(save, rng=Rng(77))
     assert again.chain is None
     again.seal()
-    again.seal()  # opened twice without a draw: the unused seal is replaced, not kept
+    again.seal()  # sealed again before a draw: the unused seal stays on record, and shows
     bot = RandomBot(Rng(4))
     while again.game.outcome(again.state) is None and len(again.log) < 300:
         again.play(bot.choose(again.game, again.state))
     after = again.save().to_json()
-    assert len(after["draws"]["seals"]) <= len(save["draws"]["seals"]) + 1
-    assert check(after).status == "checked"
+    assert len(after["draws"]["seals"]) == len(save["draws"]["seals"]) + 2
+    result = check(after)
+    assert result.status == "checked" and result.unused_seals == 1
+    assert "1 more seal never used (the host's page sealed again before drawing)" in result.summary()
 
 
 # -- older saves ----------------------------------------------------------------------------
