@@ -13,7 +13,7 @@ every result is *derived*, by a published rule, from two things no single person
   link before it is revealed (that would invert SHA-256);
 - **a contribution per draw**, made after the seal and before the draw's link is revealed:
   a word or number a named player says aloud (``"<seat>:<word>"``), every live device's
-  share, or, in solo and hot-seat play, the page's own fresh randomness (``"~<6 hex>"``,
+  share, or, in solo and hot-seat play, the page's own fresh randomness (``"~<4 hex>"``,
   marked *automatic*: it proves the draws follow the seal, not that the device owner could
   not choose them).
 
@@ -67,7 +67,7 @@ MAX_WORD_CHARS = 40
 #: the most characters of one recorded contribution (a word with its seat, or live shares)
 MAX_CONTRIBUTION_CHARS = 400
 _HEX = re.compile(r"[0-9a-f]{32}")
-_AUTO = re.compile(r"~[0-9a-f]{6}")
+_AUTO = re.compile(r"~[0-9a-f]{4}")
 _SAID = re.compile(r"(\d{1,2}):(.+)", re.S)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _WORDS = 2**32
@@ -107,12 +107,17 @@ def draw_values(link: str, number: int, contribution: str, sizes: Sequence[int])
 
 
 def auto_contribution(below: Any) -> str:
-    """The page's own contribution (solo, hot-seat): ``"~"`` and 24 fresh bits in hex.
+    """The page's own contribution (solo, hot-seat): ``"~"`` and 16 fresh bits in hex.
+
+    Why so few: it proves nothing against the device that also seals (see the module), and
+    with the secret in the page's memory only, 1 in 65,536 already keeps anyone at the
+    table from foreseeing a draw; each digit costs a link about two-thirds of a character
+    (the 100-turn Metagame link, bench/metagame.py).
 
     ``below(n)`` draws an integer in ``range(n)`` (an :class:`conquest.rng.Rng`'s ``below``:
     the operating system's generator in play, a seeded one in tests).
     """
-    return f"~{below(1 << 24):06x}"
+    return f"~{below(1 << 16):04x}"
 
 
 def said_contribution(seat: int, word: str) -> str:
