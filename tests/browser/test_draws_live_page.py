@@ -77,8 +77,6 @@ def test_live_draws_carry_each_guests_share(browser: Any, base_url: str, relay: 
         keys = sorted(part.split("=")[0] for part in rolls[0][1:].split())
         assert keys == ["1", "2", "h"], rolls[0]  # the host's share and both guests'
         # the guests' pages made those shares: they are what reached the host over WebRTC
-
-
         arrived = {json.loads(raw).get("share") for raw in host.evaluate("() => window.conquestLiveReceived || []")
                    if '"share"' in raw}
         used = dict(part.split("=") for part in rolls[0][1:].split())
