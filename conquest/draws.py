@@ -352,6 +352,9 @@ class DrawCheck:
     unreplayed: int = 0
     #: seals nothing was drawn under: the host's page sealed again before a draw
     unused_seals: int = 0
+    #: the log index of the mismatching draw, when it is a step of the log (a page hides
+    #: the problem's words when that draw is a card in a hand)
+    at_step: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -408,6 +411,7 @@ def check_draws(
     report = DrawCheck("checked", draws=rec.count, seals=sum(1 for s in rec.seals if s.revealed),
                        unused_seals=sum(1 for s in rec.seals if not s.revealed))
     problems: list[tuple[int, str]] = []
+    step_of = dict(zip(kept, chance_steps, strict=False))
     if len(kept) != len(chance_steps):
         problems.append((
             kept[len(chance_steps)] if len(kept) > len(chance_steps) else rec.count,
@@ -481,6 +485,7 @@ def check_draws(
     if problems:
         d, why = min(problems, key=lambda p: p[0])
         report.status, report.at_draw, report.problem = "mismatch", d + 1, why
+        report.at_step = step_of.get(d)
     elif rec.count == 0:
         report.status = "none"
     return report

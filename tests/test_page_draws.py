@@ -113,3 +113,37 @@ def test_check_the_draws_in_every_game(game_id: str) -> None:
     shell.open(Match(game, old["options"], old["log"], undone=old.get("undone", ())), None)
     fire(shell.render_log(), "#shell-check-draws")
     assert "not checkable" in text(find(shell.render_log(), "#shell-draw-verdict"))
+
+
+def test_a_mismatch_on_a_hidden_card_does_not_show_the_card() -> None:
+    """World Conquest's card draws are private (issue 19): a rewritten one is named by its
+    step, and the verdict quotes neither the card recorded nor the one the rule gives."""
+    from shell import GamePage
+
+    from conquest.bots import RandomBot
+    from conquest.rng import Rng
+
+    class Bare(GamePage):
+        game_id = "world"
+
+    game = games()["world"]
+    m = Match(game, None, rng=Rng(11), checkable=True)
+    m.resolve_chance()
+    bot = RandomBot(Rng(12))
+    steps: list[int] = []
+    while not steps and len(m.log) < 3000:
+        m.play(bot.choose(game, m.state))
+        steps = [i for i in range(len(m.log)) if (sp := game.chance(m.states[i])) is not None and sp.kind == "card"]
+    assert steps, "no card was drawn"
+    i = steps[0]
+    spec = game.chance(m.states[i])
+    other = next(t for v in range(spec.sizes[0])
+                 if (t := game.format_action(game.chance_action(m.states[i], [v]))) != m.log[i])
+    save = m.save().to_json()
+    shell, page, host = make_page(Bare, FakeHost())
+    shell.open(Match(game, save["options"], [*save["log"][:i], other], draws=save["draws"]), None, "view")
+    assert shell.hidden_draw(i)
+    fire(shell.render_log(), "#shell-check-draws")
+    verdict = text(find(shell.render_log(), "#shell-draw-verdict"))
+    assert "does not match" in verdict and "not shown here" in verdict
+    assert other not in verdict and m.log[i] not in verdict

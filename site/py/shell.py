@@ -1383,7 +1383,15 @@ class Shell:
         s = self.session
         if s is None:
             return None
+        if not hasattr(s.match, "kept_draws"):  # a live guest's mirror: the record is the host's
+            self.say("At a live table the host's device keeps the draws' record: check the host's link "
+                     "(Check the draws there, or python -m conquest verify).")
+            return None
         result = check_draws(self.game, s.match.states, s.match.log, s.match.undone, getattr(s.match, "draws", None))
+        if result.at_step is not None and self.hidden_draw(result.at_step):
+            # a card in someone's hand: the verdict may not show what it is (issue 19)
+            result.problem = (f"step {result.at_step + 1} of the log (a card in a hand, not shown here) is not what "
+                              "its link, number and contribution give")
         self.draw_check = (id(s), len(s.match.log), result)
         self.say(result.summary(), "error" if result.status == "mismatch" else "notice")
         return result
