@@ -7,8 +7,11 @@ number and eligibility comes from :mod:`conquest.games.metagame` (``GAME.view``,
 is only recoloured through :meth:`MetagamePage.paint`) and turns picks, clicks and typed
 text into the engine's action values.
 
-Spins are drawn by the match driver with crypto randomness; the wheel's animation then
-turns to the drawn slice, it never decides it. All names from links, files or storage
+Spins are drawn by the match driver from the host's sealed chain and a contribution
+(:mod:`conquest.draws`, issue 26): the page's own randomness, or a word a named player says
+aloud that the host types ("Spin with a word said aloud"); the seal is shown before the word
+is asked, the word beside the result. The wheel's animation then turns to the drawn slice,
+it never decides it. All names from links, files or storage
 reach the page as text (``ui`` trees are text-only).
 """
 from __future__ import annotations
