@@ -123,8 +123,9 @@ def auto_contribution(below: Any) -> str:
 def said_contribution(seat: int, word: str) -> str:
     """The contribution of a word or number ``seat`` said aloud and the host typed.
 
-    Why the seat: the log names who gave it. Spaces at the ends are dropped (nothing else is
-    changed: the audience sees the very text hashed). Raises :class:`DrawError` for an empty
+    Why the seat: the log names who gave it. Spaces at the ends are dropped and a run of
+    spaces becomes one (what a person hears has no spacing); nothing else is changed, and
+    the audience sees the very text hashed. Raises :class:`DrawError` for an empty
     or overlong word or one with control characters.
     """
     text = " ".join(str(word).split()) if isinstance(word, str) else ""
@@ -220,7 +221,7 @@ class DrawRecord:
     def from_json(cls, obj: Any, max_draws: int = 200_000) -> DrawRecord:
         """Read a record from a link, file or peer: shape and bounds only (raises DrawError).
 
-        Whether the draws recompute is :func:`conquest.drawcheck.check_draws`'s question.
+        Whether the draws recompute is :func:`check_draws`'s question.
         """
         def bad(what: str) -> DrawError:
             return DrawError("draws.schema", f"The draw record is damaged: {what}.")
