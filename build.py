@@ -131,6 +131,14 @@ def load_inputs() -> Inputs:
             raise BuildError(path, "must start with '# <title>'")
         rules[gid] = (first[2:].strip(), text)
 
+    for name in SHARED_RULES:  # pages of every game's rules, not of one game
+        path = SITE_SRC / "rules" / f"{name}.md"
+        text = path.read_text(encoding="utf-8")
+        first = text.splitlines()[0] if text else ""
+        if not first.startswith("# "):
+            raise BuildError(path, "must start with '# <title>'")
+        rules[name] = (first[2:].strip(), text)
+
     maps: list[Any] = []
     from conquest import maps as maps_mod
 
@@ -222,6 +230,10 @@ def game_page_context(inp: Inputs, gid: str) -> dict[str, Any]:
 
 
 #: the landing page's text for each game's picture (previews/<id>.svg says the same inside)
+#: rules pages shared by every game (``site/rules/<name>.md`` -> ``rules/<name>/``): how the
+#: draws are made and checked (issue 26)
+SHARED_RULES = ("draws",)
+
 PICTURE_ALT = {
     "world": "The world map, its 42 territories coloured by the players who hold them",
     "campaign": "The Short Campaign map with the three players' bases",
@@ -246,6 +258,16 @@ def plan_pages(inp: Inputs) -> list[Page]:
                 f"rules/{gid}/index.html",
                 "rules.html",
                 {"game": info, "title": inp.rules[gid][0], "body": rules_body(inp, gid), "playable": gid in playable},
+                "static",
+            )
+        )
+    for name in SHARED_RULES:
+        title = inp.rules[name][0]
+        pages.append(
+            Page(
+                f"rules/{name}/index.html",
+                "rules.html",
+                {"game": {"id": name, "title": title}, "title": title, "body": rules_body(inp, name), "playable": False},
                 "static",
             )
         )

@@ -94,9 +94,12 @@ def make_bots(kind: str, seed: int) -> list[Any]:
     return out
 
 
-def campaign(options: dict[str, Any], kind: str, seed: int, turns: int | None, max_actions: int) -> Match:
+def campaign(
+    options: dict[str, Any], kind: str, seed: int, turns: int | None, max_actions: int, sealed: bool = False
+) -> Match:
+    """``sealed``: draws from a sealed chain with automatic contributions (issue 26), as in play."""
     bots = make_bots(kind, seed)
-    m = Match(GAME, {**options, "seed": seed}, rng=Rng(seed))
+    m = Match(GAME, {**options, "seed": seed}, rng=Rng(seed), checkable=sealed)
     while GAME.outcome(m.state) is None and len(m.log) < max_actions:
         if turns is not None and m.state.turn > turns:
             break
@@ -132,20 +135,26 @@ def main() -> None:
     print(f"map: {map_note}; 8 players, {len(GAMES)} games on the list")
 
     print("\nlink length after 100 turns (characters of the code; the URL adds the page address + '#h='):")
+    print("  unsealed: draws as before issue 26; sealed: with the draw record (seal, one automatic")
+    print("  contribution per spin), as the pages now save")
     codec = ""
     all_times: list[float] = []
     for kind in ("greedy", "mixed", "random", "aggressive"):
-        lengths, actions = [], []
-        for seed in range(args.seeds):
-            m = campaign(base, kind, seed, turns=100, max_actions=100_000)
-            code, codec = encode(m.save().to_json())
-            lengths.append(len(code))
-            actions.append(len(m.log))
-            all_times += time_actions(m.options, m.log)
-        print(
-            f"  {kind:<10} max {max(lengths):5d}  mean {statistics.mean(lengths):7.0f}  "
-            f"(log {min(actions)}-{max(actions)} actions)"
-        )
+        for sealed in (False, True):
+            lengths, actions, spins = [], [], []
+            for seed in range(args.seeds):
+                m = campaign(base, kind, seed, turns=100, max_actions=100_000, sealed=sealed)
+                code, codec = encode(m.save().to_json())
+                lengths.append(len(code))
+                actions.append(len(m.log))
+                spins.append(m.draws.count if m.draws is not None else 0)
+                if not sealed:
+                    all_times += time_actions(m.options, m.log)
+            print(
+                f"  {kind:<10} {'sealed' if sealed else 'unsealed':<8} max {max(lengths):5d}  "
+                f"mean {statistics.mean(lengths):7.0f}  (log {min(actions)}-{max(actions)} actions"
+                + (f", {min(spins)}-{max(spins)} draws)" if sealed else ")")
+            )
     print(f"  codec: {codec}")
 
     all_times.sort()

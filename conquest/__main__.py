@@ -10,10 +10,15 @@ open a link, so verify and the pages never disagree on a log. Everything it prin
 came from the input is escaped (no control characters reach the terminal) and quoted
 short, and it never prints a traceback: an unexpected failure is one line and exit code 3.
 
-Chance results (spins, dice) are in the log as the host's browser drew them; verify checks
-that each is possible where it stands, not that it was drawn fairly, and says so.
+Draws (issue 26): a save with a draw record (``draws``: the host's seals and each draw's
+contribution, :mod:`conquest.draws`) has every spin, roll, shuffle and deal recomputed by
+the published rule; verify names the first draw that does not match (an edited result,
+contribution or revealed link; a host that changed its secret after sealing). A save
+from before then keeps opening, its draws marked "not checkable": each result is checked
+to be possible where it stands, not that it was drawn.
 
-Exit codes: 0 the save replays; 1 a step is refused; 2 the input is not a readable save;
+Exit codes: 0 the save replays (and its draws recompute); 1 a step is refused or a draw
+does not match; 2 the input is not a readable save;
 3 verify itself failed (a bug: please report the input).
 """
 
@@ -26,6 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from conquest.core import ConquestError, GameError, get_game
+from conquest.draws import check_draws
 from conquest.session import Match, ReplayError, excerpt, replay_steps
 
 __all__ = ["main", "verify", "run_verify", "load_save_text", "printable"]
@@ -160,8 +166,8 @@ def _chance_note(kinds: Sequence[str]) -> str:
     """The plain statement of what verify cannot check about chance (for any game)."""
     what = " and ".join(kinds)
     return (
-        f"Note: {what} results are as recorded by the host's browser; verify checks that each is "
-        "possible, not that it was drawn."
+        f"Draws not checkable (a save from before draws were sealed): {what} results are as recorded "
+        "by the host's browser; verify checks that each is possible, not that it was drawn."
     )
 
 
@@ -190,6 +196,7 @@ def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> in
         return 1
     _say(out, f"{game.title} ({game.id}), {len(log)} steps")
     state = match.state
+    states = [state]
     kinds: list[str] = []
     try:
         for step in replay_steps(game, state, log):
@@ -203,10 +210,16 @@ def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> in
             if note is not None and (said := note(step.before, step.action)):
                 _say(out, f"step {step.index + 1}: {said}")
             state = step.after
+            states.append(state)
     except ReplayError as exc:
         _say(out, f"REFUSED step {exc.index + 1}: {excerpt(exc.text)}: {exc.cause.message} [{exc.cause.code}]")
-        if kinds:
+        if kinds and save.get("draws") is None:
             _say(out, _chance_note(kinds))
+        return 1
+    undone = [(int(at), list(texts)) for at, texts in save.get("undone", [])]
+    draws = check_draws(game, states, log, undone, save.get("draws"))
+    if draws.status == "mismatch":
+        _say(out, f"DRAW MISMATCH: {draws.summary()}")
         return 1
     outcome = game.outcome(state)
     pending = game.chance(state)
@@ -218,8 +231,10 @@ def run_verify(arg: str, verbose: bool = False, out: TextIO | None = None) -> in
         seat = game.to_move(state)
         who = "" if seat is None else f"; {_names(game, state, (seat,))} to move"
         _say(out, f"OK: the game goes on{who}")
-    if kinds:
-        _say(out, _chance_note(kinds))
+    if draws.status == "not-checkable":
+        _say(out, _chance_note(kinds or ["chance"]))
+    elif draws.status == "checked":
+        _say(out, f"Draws: {draws.summary()}")
     for at, texts in save.get("undone", []):
         _say(out, f"Taken back by an undo after step {at}: {', '.join(excerpt(x) for x in texts)} "
                   "(drawn, then undone; they do not replay)")

@@ -17,9 +17,10 @@ The protocol (see ``shared/spec/design.md``):
 - ``apply(state, action) -> state``: pure, never mutates its input. Raises
   :class:`InvalidAction` or :class:`IllegalAction`; then nothing changed.
 - ``chance(state) -> ChanceSpec | None``: when the game waits for dice, a shuffle or a
-  spin, what must be drawn. The driver (:mod:`conquest.session`) draws it with
-  :mod:`conquest.rng` and applies the resulting chance action, which goes into the log
-  like any other action. So replay is exact and a link never predicts the next roll.
+  spin, what must be drawn. The driver (:mod:`conquest.session`) draws it by the rule of
+  :mod:`conquest.draws` (the host's sealed chain and a contribution, so anyone can
+  recompute it) and applies the resulting chance action, which goes into the log like any
+  other action. So replay is exact and a link never predicts the next roll.
 - ``outcome(state) -> Outcome | None``: ``None`` while the game goes on.
 - ``view(state, player) -> dict``: JSON for that seat, hidden information stripped
   (``player=None`` is a spectator).

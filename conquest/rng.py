@@ -1,9 +1,11 @@
 """The only source of randomness in the engines.
 
 Why a module of its own: every random result must be a chance step written into the log
-(so replay is exact), and in play it must come from the operating system's generator (in
-the browser, Pyodide maps it to ``crypto.getRandomValues``) so that nobody holding a link
-can predict the next roll. Tests pass a seed instead.
+(so replay is exact), and in play the randomness must come from the operating system's
+generator (in the browser, Pyodide maps it to ``crypto.getRandomValues``) so that nobody
+holding a link can predict the next roll. Tests pass a seed instead. In play a draw's
+result is not taken from here directly: :mod:`conquest.draws` derives it from the host's
+sealed chain (whose secret comes from here) and a contribution (issue 26).
 """
 from __future__ import annotations
 

@@ -103,6 +103,8 @@ class SaveCodeError(ConquestError, ValueError):
 LOG_SEPARATOR = ";"
 #: the optional record of a stored slot inside a save (see the module docstring)
 SLOT_KEY = "slot"
+#: the draws' seals and contributions (issue 26): links carry them, so anyone can check
+DRAWS_KEY = "draws"
 #: a slot's revision counts its writes; no browser writes a slot 2**53 times
 MAX_SLOT_REV = 2**53
 
@@ -344,7 +346,7 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     missing = [k for k in ("v", "game", "options", "log") if k not in obj]
     if missing:
         raise SaveCodeError("schema", f"The {what} is missing {', '.join(missing)}.")
-    extra = sorted(set(obj) - {"v", "game", "options", "log", "undone", SLOT_KEY})
+    extra = sorted(set(obj) - {"v", "game", "options", "log", "undone", DRAWS_KEY, SLOT_KEY})
     if extra:
         raise SaveCodeError("schema", f"The {what} has fields this site does not know: {', '.join(excerpt(x, 30) for x in extra[:5])}.")
     version = obj["v"]
@@ -381,9 +383,23 @@ def validate_save(obj: Any, what: str = "save") -> dict[str, Any]:
     undone = _check_undone(obj.get("undone", []), what)
     if undone:
         out["undone"] = undone
+    if DRAWS_KEY in obj:
+        out[DRAWS_KEY] = _check_draws(obj[DRAWS_KEY], game, what)
     if SLOT_KEY in obj:
         out[SLOT_KEY] = check_slot_record(obj[SLOT_KEY], what)
     return out
+
+
+def _check_draws(record: Any, game: str, what: str) -> dict[str, Any]:
+    """The draw record's shape and bounds (issue 26; :class:`conquest.draws.DrawRecord`):
+    whether the draws recompute is for Check the draws and ``verify`` to say, not a reason
+    to refuse the save (it opens, and the check names the first bad draw)."""
+    from conquest.draws import DrawError, DrawRecord
+
+    try:
+        return DrawRecord.from_json(record, max_draws=max_steps(game) + MAX_UNDONE * MAX_UNDONE_RESULTS).to_json()
+    except DrawError as exc:
+        raise SaveCodeError("draws", f"The {what}'s {exc.message[4:]}") from None
 
 
 def check_slot_record(rec: Any, what: str) -> dict[str, Any]:

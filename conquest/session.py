@@ -14,7 +14,7 @@ for a draw (``Game.chance``), only that draw's result may follow, never an ordin
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from conquest.core import (
     excerpt,
     get_game,
 )
+from conquest.draws import Chain, DrawRecord, Seal, auto_contribution, draw_values
 from conquest.rng import Rng, new_seed
 
 __all__ = ["SAVE_FORMAT", "Save", "ReplayError", "Match", "Step", "advance", "replay", "replay_steps", "excerpt"]
@@ -42,11 +43,16 @@ class Save:
     version: int = SAVE_FORMAT
     #: chance results drawn and then taken back by an undo: ``((step, (result, ...)), ...)``
     undone: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: the draws' seals and contributions (:class:`conquest.draws.DrawRecord` as JSON); None
+    #: in saves made before issue 26: their draws are "not checkable"
+    draws: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = {"v": self.version, "game": self.game, "options": dict(self.options), "log": list(self.log)}
+        out: dict[str, Any] = {"v": self.version, "game": self.game, "options": dict(self.options), "log": list(self.log)}
         if self.undone:  # only when there is any: older saves and links stay byte for byte
             out["undone"] = [[at, list(texts)] for at, texts in self.undone]
+        if self.draws is not None:
+            out["draws"] = dict(self.draws)
         return out
 
     @classmethod
@@ -58,6 +64,7 @@ class Save:
             log=tuple(obj["log"]),
             version=obj["v"],
             undone=tuple((int(at), tuple(texts)) for at, texts in obj.get("undone", ())),
+            draws=obj.get("draws"),
         )
 
 
@@ -143,6 +150,14 @@ class Match:
 
     Keeping every intermediate state makes "look at the map at turn 12" and undo instant;
     states are immutable, so sharing is cheap.
+
+    Draws (issue 26): a new game keeps a :class:`~conquest.draws.DrawRecord` and derives
+    every result from the host's sealed chain (:attr:`chain`, in memory only) and a
+    contribution per draw (:meth:`resolve_chance`), so anyone can recompute it. By default
+    only games drawing with the operating system's generator do (``checkable``); a seeded
+    RNG (tests, benchmarks) draws directly unless ``checkable=True``, where the seed also
+    makes the secret and the automatic contributions. A save without a record whose log
+    already holds steps stays as it was: its draws are "not checkable".
     """
 
     def __init__(
@@ -152,6 +167,8 @@ class Match:
         log: Iterable[str] = (),
         rng: Rng | None = None,
         undone: Iterable[tuple[int, Iterable[str]]] = (),
+        draws: Mapping[str, Any] | DrawRecord | None = None,
+        checkable: bool | None = None,
     ) -> None:
         self.game: Game[Any, Any] = get_game(game) if isinstance(game, str) else game
         raw = dict(options or {})
@@ -168,6 +185,22 @@ class Match:
         for step in replay_steps(self.game, self.states[0], log):
             self.log.append(step.text)
             self.states.append(step.after)
+        if checkable is None:
+            checkable = rng is None or rng.seed is None
+        #: the draws' record (None: a save from before issue 26, or drawing unchecked)
+        self.draws: DrawRecord | None = None
+        if isinstance(draws, DrawRecord):
+            self.draws = draws.copy()
+        elif draws is not None:
+            self.draws = DrawRecord.from_json(draws)
+        elif checkable and not self.log and not self.undone:
+            self.draws = DrawRecord()
+        #: the host's secret chain and which seal of the record it is (never saved)
+        self.chain: Chain | None = None
+        self._seal_index = -1
+        #: where a draw's contribution comes from when none is given: a live table's
+        #: devices' shares (None from it, or no provider: automatic)
+        self.contribute: Callable[[], str | None] | None = None
 
     # -- reading --------------------------------------------------------------------
     @property
@@ -175,7 +208,13 @@ class Match:
         return self.states[-1]
 
     def save(self) -> Save:
-        return Save(game=self.game.id, options=dict(self.options), log=tuple(self.log), undone=tuple(self.undone))
+        return Save(
+            game=self.game.id,
+            options=dict(self.options),
+            log=tuple(self.log),
+            undone=tuple(self.undone),
+            draws=None if self.draws is None else self.draws.to_json(),
+        )
 
     def legal_actions(self) -> list[Any]:
         return self.game.legal_actions(self.state)
@@ -190,24 +229,77 @@ class Match:
         self.states.append(new_state)
         return new_state
 
-    def play(self, action: Any) -> Any:
-        """Apply a player's action (value or text), then draw any chance steps it opens.
+    def play(self, action: Any, contribution: str | None = None) -> Any:
+        """Apply a player's action (value or text), then draw any chance steps it opens
+        (with ``contribution``, e.g. a word said aloud, else an automatic one).
 
         A refused action raises and changes nothing.
         """
         text = action if isinstance(action, str) else self.game.format_action(action)
         self._push(text)
-        self.resolve_chance()
+        self.resolve_chance(contribution)
         return self.state
 
-    def resolve_chance(self) -> int:
-        """Draw and apply every pending chance step; returns how many were drawn."""
+    def seal(self) -> str | None:
+        """Seal a fresh secret chain now, before any contribution it will meet; its commitment.
+
+        The Metagame console calls this before it asks for a word, so the commitment is in
+        the save (and on the audience's screen) before the word is said; otherwise the first
+        draw seals. A seal nothing was drawn under stays in the record, marked unused: a
+        page opened again between a seal and its draw shows (a host re-sealing after
+        hearing a word would be choosing). None when this game's draws are not recorded.
+        """
+        rec = self.draws
+        if rec is None:
+            return None
+        self.chain = Chain(self.rng.below)
+        rec.seals.append(Seal(rec.count, self.chain.commitment))
+        self._seal_index = len(rec.seals) - 1
+        return self.chain.commitment
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment the next draw will be checked against (None: no seal yet)."""
+        if self.draws is None or self.chain is None:
+            return None
+        return self.chain.commitment
+
+    def resolve_chance(self, contribution: str | None = None) -> int:
+        """Draw and apply every pending chance step; returns how many were drawn.
+
+        With a draw record, each result comes from the sealed chain's next link and
+        ``contribution`` (a said word, live shares; see :mod:`conquest.draws`), or, when it
+        is None, the page's own automatic contribution.
+        """
         drawn = 0
         while (spec := self.game.chance(self.state)) is not None:
-            values = self.rng.draw(spec.sizes)
-            self._push(self.game.format_action(self.game.chance_action(self.state, values)))
+            rec = self.draws
+            if rec is None:
+                values = self.rng.draw(spec.sizes)
+                self._push(self.game.format_action(self.game.chance_action(self.state, values)))
+            else:
+                seal = rec.seals[self._seal_index] if self.chain is not None else None
+                if seal is None or self._seal_index != len(rec.seals) - 1 or rec.count - seal.first >= self.chain.length:
+                    self.seal()
+                seal = rec.seals[self._seal_index]
+                assert self.chain is not None
+                number = rec.count
+                link = self.chain.link(number - seal.first)
+                given = contribution if contribution is not None else (self.contribute() if self.contribute else None)
+                if given is None:
+                    given = auto_contribution(self.rng.below)
+                values = draw_values(link, number + 1, given, spec.sizes)
+                self._push(self.game.format_action(self.game.chance_action(self.state, values)))
+                rec.contributions.append(given)
+                seal.revealed = link
             drawn += 1
         return drawn
+
+    def kept_draws(self) -> list[int]:
+        """The draw number (0-based) of each chance step of the log, in order."""
+        if self.draws is None:
+            return []
+        return self.draws.kept_draws([len(texts) for _, texts in self.undone])
 
     def undo(self) -> bool:
         """Take back the last player action, with the chance steps it caused.
@@ -218,17 +310,65 @@ class Match:
         """
         if not self.log:
             return False
+        try:
+            kept = self.kept_draws() if self.draws is not None else []
+        except ValueError:  # a damaged record (Check the draws says where): undo still works
+            kept = []
         drawn: list[str] = []
+        before = ""
         while self.log:
             text = self.log.pop()
             self.states.pop()
             if self.game.chance(self.states[-1]) is not None:
                 drawn.append(text)
             else:
+                before = text
                 break
         if drawn:
             self.undone.append((len(self.log), tuple(reversed(drawn))))
+            if self.draws is not None:
+                first = kept[-len(drawn)] if len(kept) >= len(drawn) else max(0, self.draws.count - len(drawn))
+                self.draws.undone.append((first, before))
         return True
+
+    def prefix_save(self, n: int) -> dict[str, Any]:
+        """The save of the first ``n`` log steps ("continue from here").
+
+        Results taken back after a later step go with the steps left out; in the draw record
+        the draws of everything left out stay counted, listed as left out (``x``), so the
+        branch's draws still check and none of them can be drawn again.
+        """
+        save = self.save().to_json()
+        save["log"] = save["log"][:n]
+        groups = list(zip(self.undone, self.draws.undone if self.draws is not None else [None] * len(self.undone),
+                          strict=False))
+        kept_groups = [(u, r) for u, r in groups if u[0] <= n]
+        if kept_groups:
+            save["undone"] = [[at, list(texts)] for (at, texts), _ in kept_groups]
+        else:
+            save.pop("undone", None)
+        if self.draws is None:
+            return save
+        rec = self.draws.copy()
+        left: list[int] = []
+        try:
+            kept = self.kept_draws()
+        except ValueError:
+            return save  # a damaged record stays as it is: Check the draws names the fault
+        chance_steps = [i for i in range(len(self.log)) if self.game.chance(self.states[i]) is not None]
+        left += [d for i, d in zip(chance_steps, kept, strict=False) if i >= n]
+        for (at, texts), r in groups:
+            if at > n and r is not None:
+                left += range(r[0], r[0] + len(texts))
+        rec.undone = [r for _, r in kept_groups if r is not None]
+        for d in sorted(left):
+            if rec.dropped and sum(rec.dropped[-1]) == d:
+                rec.dropped[-1] = (rec.dropped[-1][0], rec.dropped[-1][1] + 1)
+            else:
+                rec.dropped.append((d, 1))
+        rec.dropped.sort()
+        save["draws"] = rec.to_json()
+        return save
 
     def truncate(self, length: int) -> None:
         """Step back to the position after ``length`` log entries (for "go back to here")."""
@@ -242,7 +382,7 @@ def replay(save: Save | Mapping[str, Any], rng: Rng | None = None) -> Match:
     """Rebuild a match from a save; raises :class:`ReplayError` at the first bad step."""
     if not isinstance(save, Save):
         save = Save.from_json(save)
-    return Match(save.game, save.options, save.log, rng=rng, undone=save.undone)
+    return Match(save.game, save.options, save.log, rng=rng, undone=save.undone, draws=save.draws)
 
 
 def replay_states(game: Game[Any, Any], options: Mapping[str, Any], log: Sequence[str]) -> list[Any]:

@@ -7,8 +7,11 @@ number and eligibility comes from :mod:`conquest.games.metagame` (``GAME.view``,
 is only recoloured through :meth:`MetagamePage.paint`) and turns picks, clicks and typed
 text into the engine's action values.
 
-Spins are drawn by the match driver with crypto randomness; the wheel's animation then
-turns to the drawn slice, it never decides it. All names from links, files or storage
+Spins are drawn by the match driver from the host's sealed chain and a contribution
+(:mod:`conquest.draws`, issue 26): the page's own randomness, or a word a named player says
+aloud that the host types ("Spin with a word said aloud"); the seal is shown before the word
+is asked, the word beside the result. The wheel's animation then turns to the drawn slice,
+it never decides it. All names from links, files or storage
 reach the page as text (``ui`` trees are text-only).
 """
 from __future__ import annotations
@@ -23,6 +26,7 @@ from shell import GamePage, Seat, Shell, plural
 from ui import Node, h, svg
 
 from conquest.core import GameError
+from conquest.draws import describe_contribution, describe_said
 from conquest.games.metagame import GAME, canonical_allocs, slice_report
 from conquest.games.metagame.actions import (
     Agree,
@@ -491,6 +495,80 @@ class MetagamePage(GamePage):
     def spin(self) -> None:
         self.act(Spin())
 
+    # -- a word said aloud (issue 26): the draw's contribution from a named player ---------
+    def word_giver(self, view: Mapping[str, Any]) -> int:
+        """Who is asked by default: the defender (the side that did not start the invasion)."""
+        inv = view["invasion"]
+        return int(inv["defender"]) if inv else 0
+
+    def ensure_sealed(self) -> str | None:
+        """Seal the host's chain before anyone is asked for a word, and save it, so the
+        commitment is on every screen (the audience's too) before the word is said."""
+        s = self.shell.session
+        if s is None or s.mode != "host" or getattr(s.match, "draws", None) is None:
+            return None
+        if s.match.chain is None:
+            s.match.seal()
+            self.shell.autosave()
+        return s.match.commitment
+
+    def spin_with_word(self, ev: Any) -> None:
+        """Spin with the word the named player said aloud, as the host typed it."""
+        from conquest.draws import DrawError, said_contribution
+
+        s = self.shell.session
+        if s is None:
+            return
+        try:
+            seat = int(str(ev.fields.get("who", "")))
+            contribution = said_contribution(seat, str(ev.fields.get("word", "")))
+        except (ValueError, DrawError) as exc:
+            self.shell.say(exc.message if isinstance(exc, DrawError) else "Choose who said the word.", "error")
+            return
+        if not 0 <= seat < len(s.seats()):
+            self.shell.say("Choose who said the word.", "error")
+            return
+        self.ensure_sealed()
+        if self.shell.play(Spin(), contribution):
+            self.want_focus = "next"
+            ev.reset_form()
+
+    def render_word_form(self, view: Mapping[str, Any]) -> Node:
+        """"Spin with a word": who says it, what they said; the seal it meets is shown above."""
+        s = self.shell.session
+        assert s is not None
+        default = self.word_giver(view)
+        people = [h("option", seat.name, value=str(i), selected=i == default) for i, seat in enumerate(s.seats())]
+        return h(
+            "form",
+            h("p", h("strong", "Or spin with a word said aloud: "),
+              "ask a player for a word or a number, type it exactly as they say it, then spin. Their word and "
+              "the host's sealed draws decide the slice together, so nobody alone can choose it.", cls="muted"),
+            h("label", "Who says it ", h("select", *people, name="who", id="mg-word-who")),
+            h("label", " Their word or number ",
+              h("input", type="text", name="word", id="mg-word", maxlength="40", autocomplete="off",
+                spellcheck="false", aria_label="The word or number they said")),
+            h("button", "Spin with this word", type="submit", id="mg-spin-word", cls="secondary"),
+            id="mg-word-form", cls="mg-word-form inline-form", aria_label="Spin with a word said aloud",
+            on_submit=lambda ev: self.spin_with_word(ev),
+        )
+
+    def render_seal(self) -> Node | None:
+        """The host's commitment, shown before a spin (the audience sees it too)."""
+        s = self.shell.session
+        rec = getattr(s.match, "draws", None) if s is not None else None
+        if rec is None or not rec.seals:
+            return None
+        c = rec.seals[-1].commitment
+        return h("p", f"Sealed before anyone is asked: the host's draws are committed to {c[:8]}…{c[-4:]}; "
+                      f"the next spin is draw {rec.count + 1}.", id="mg-seal", cls="mg-trust mg-seal")
+
+    def spin_contribution(self) -> tuple[int, str] | None:
+        """(draw number from 1, contribution) of the latest spin result, when recorded."""
+        at = self.last_spin_index()
+        found = self.shell.draws_by_step().get(at) if at >= 0 else None
+        return None if found is None else (found[0] + 1, found[1])
+
     # -- the keyboard flow: after each step, the focus goes where the next step is taken ----
     def act(self, action: Any) -> bool:
         """Play a step the person took on this page's controls (confirmed first when it
@@ -723,6 +801,9 @@ class MetagamePage(GamePage):
                 ]
             elif ph == "spin":
                 kids.append(h("button", "Spin the wheel", type="button", id="mg-spin", on_click=lambda ev: self.spin()))
+                if s.mode == "host" and getattr(s.match, "draws", None) is not None:
+                    self.ensure_sealed()
+                    kids.append(self.render_word_form(view))
             elif ph in ("respin_a", "respin_d"):
                 kids += [
                     self.button("Keep the result", Respin(None), True, id="mg-keep"),
@@ -907,15 +988,25 @@ class MetagamePage(GamePage):
         out = [self.render_result(view),
                h("div", wheel, cls="mg-wheel-box", id="mg-wheel-box"),
                h("ul", *items, cls="mg-wheel-list", aria_label="The wheel's slices")]
+        used = self.spin_contribution() if inv["spins"] else None
         if inv["spins"]:
             out.append(h("p", f"Drawn: {drawn} (M10).", cls="mg-msg mg-drawn", hidden=self.spinning()))
-            out.append(h("p", "How it was drawn: when the host pressed Spin, the browser's cryptographic random "
-                              f"generator (crypto.getRandomValues) picked one of the {x} slices, each equally likely, "
-                              "and the result went into the log at once (see the log and the spin history). The "
-                              "animation only turns the wheel to that slice; it does not decide anything.", cls="mg-trust"))
+        if used is not None:
+            number, contribution = used
+            names = [seat.name for seat in s.seats()]
+            out.append(h("p", f"How it was drawn: draw {number}, from the host's sealed draws and "
+                              f"{describe_contribution(contribution, names)}. Each of the {x} slices was equally "
+                              "likely; anyone can recompute it (Check the draws under the log, or "
+                              "python -m conquest verify with the link). The animation only turns the wheel.",
+                         cls="mg-trust", id="mg-how"))
+        elif inv["spins"]:
+            out.append(h("p", "How it was drawn: by the host's browser (crypto.getRandomValues), each of the "
+                              f"{x} slices equally likely. This game was saved before draws were sealed, so its "
+                              "draws are not checkable.", cls="mg-trust", id="mg-how"))
         elif view["phase"] == "spin":
             out.append(h("p", f"Each of the {x} slices is equally likely: a game's chance is its share of the slices.",
                          cls="mg-trust"))
+            out.append(self.render_seal())
         return out
 
     def render_result(self, view: Mapping[str, Any]) -> Node:
@@ -940,10 +1031,23 @@ class MetagamePage(GamePage):
               h("strong", titles.get(sp["game"], sp["name"]), cls="mg-result-game"),
               h("span", f"{pl[inv['attacker']]['name']} and {pl[inv['defender']]['name']} play it · "
                         f"slice {sp['slice'] + 1} of {inv['numbers']['X']}", cls="mg-result-label"),
+              self.render_word_used(),
               id="mg-result-text", role="status"),
             *self.winner_buttons(view),
             id="mg-result", cls="mg-result",
         )
+
+    def render_word_used(self) -> Node | None:
+        """The word a player said, large beside the result (the audience sees it used)."""
+        used = self.spin_contribution()
+        if used is None:
+            return None
+        said = describe_said(used[1], [seat.name for seat in self.shell.session.seats()]) if self.shell.session else None
+        if said is None:
+            return None
+        who, word = said
+        return h("span", f"with {who}'s word “{word}” (draw {used[0]})", cls="mg-result-label mg-word-used",
+                 id="mg-word-used")
 
     def render_players(self, view: Mapping[str, Any]) -> Node:
         rows = []

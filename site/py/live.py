@@ -19,6 +19,7 @@ A refusal is answered to that device alone and changes nothing.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,9 +58,13 @@ MAX_IN = int(SETTINGS["max_message_chars"])
 MAX_UPDATE = int(SETTINGS["max_update_chars"])
 MAX_NAME = int(SETTINGS["max_name_chars"])
 #: what a guest may send, and the fields each kind carries (shape checks)
-GUEST_KINDS = {"hello", "act", "secret", "claim", "resync", "bye"}
-#: the fragment of a join link: ``#live=<room code>.<password>`` (never sent to a relay);
-#: a link made for one seat adds ``.<seat key>`` (:func:`seat_fragment`)
+GUEST_KINDS = {"hello", "act", "secret", "claim", "resync", "bye", "share"}
+#: a device's share of the next draws (issue 26): fresh hex digits, sent after each update
+_SHARE = re.compile(r"[0-9a-f]{6}")
+#: the most devices' shares one draw records (a table never seats more)
+MAX_SHARES = 24
+#: the fragment of a join link: ``#live=<room code>.<password>.<host key>`` (never sent to a
+#: relay); a link made for one seat adds ``.<seat key>`` (:func:`seat_fragment`)
 JOIN_PREFIX = "#live="
 #: where a host's page keeps its open table, by the game's slot (``+ slot id``): the host's
 #: page reopens it after a reload, and the Metagame console writes one for a duel
@@ -443,6 +448,9 @@ class Device:
     synced: list[str] | None = None
     sent_meta: Any = None
     noted_at: float = -1e18
+    #: its share of the next draws (issue 26), sent after it saw the last update; None once
+    #: it is sent new steps (it then sends a fresh one)
+    share: str | None = None
 
     @property
     def connected(self) -> bool:
@@ -503,6 +511,19 @@ class Table:
             s = adopt(s, TableSession)
             self.shell.session = s
         s.remote = frozenset(d.seat for d in self.devices.values() if d.seat is not None)
+        if getattr(s.match, "draws", None) is not None:
+            s.match.contribute = self.contribution
+
+    def contribution(self) -> str | None:
+        """The next draw's contribution (issue 26): every connected device's share and the
+        host's own, ``"@h=… 0=… 2=…"`` (seats from 0; ``w`` a watcher); None without any
+        device's share (the draw is then automatic)."""
+        shares = [(d.seat, d.share) for d in self.devices.values() if d.peer is not None and d.share]
+        if not shares:
+            return None
+        parts = [f"h={secrets.token_hex(3)}"]
+        parts += [f"{'w' if seat is None else seat}={share}" for seat, share in shares[:MAX_SHARES]]
+        return "@" + " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         """What the host's storage keeps, so a reload (or a crash) reopens the same table."""
@@ -615,6 +636,11 @@ class Table:
                 self._act(device, msg)
             elif kind == "secret":
                 self._secret(device, msg)
+            elif kind == "share":
+                share = msg.get("share")
+                if not isinstance(share, str) or not _SHARE.fullmatch(share):
+                    raise LiveError("live.malformed", "A share of the draws is six hex digits.")
+                device.share = share
         except ConquestError as exc:
             self._refuse(peer, exc)
             if device is not None:
@@ -894,6 +920,8 @@ class Table:
         if base == 0:
             msg["options"] = _public_options(m.options)
             msg["game"] = g.id
+        if base < len(log):
+            d.share = None  # it sees new steps: its next share is made after them
         d.synced = list(log)
         d.sent_meta = meta
         self._send(d.peer, msg)
@@ -941,6 +969,7 @@ class Guest:
         self.failures = 0
         #: messages not signed by the host's key (a peer posing as the host): ignored
         self.forged = 0
+        self.share_at = -1e18  # when this device last sent its share of the draws
 
     @property
     def session(self) -> GuestSession | None:
@@ -1049,6 +1078,7 @@ class Guest:
                 self.shell.page.opened()
             self.shell.clear_message()
             self.failures = 0
+            self.send_share()
             return
         if s is None or base > len(s.match.log) or len(values) != len(texts):
             raise LiveError("live.malformed", "The host's update does not follow this page's.")
@@ -1066,6 +1096,20 @@ class Guest:
             self.shell.clear_message()
         self._meta(msg)
         self.failures = 0
+        if texts:
+            self.send_share()
+
+    def send_share(self) -> None:
+        """This device's fresh share of the next draws (issue 26), made after it saw the last
+        step: the host's page mixes it into each draw, so no draw is the host's alone.
+
+        At most one per ``share_every_ms`` (live.json): computer players can step faster
+        than a device may send; a draw made meanwhile takes the shares the host holds."""
+        now = self.shell.host.clock()
+        if now - self.share_at < float(SETTINGS["share_every_ms"]):
+            return
+        self.share_at = now
+        self._send({"t": "share", "share": secrets.token_hex(3)})
 
 
 def device_token() -> str:

@@ -21,6 +21,7 @@ from ui import FSI, PDI, Node, h, isolate, svg
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
 from conquest.core import ConquestError, Game, GameError, private_items
+from conquest.draws import DrawCheck, DrawError, check_draws, describe_contribution
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
@@ -60,6 +61,10 @@ HUMAN = "human"
 HIDDEN_CODE = "(secret)"
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
+
+
+#: the rules page on draws (issue 26), from a game page at ``play/<id>/``
+DRAWS_RULES_URL = "../../rules/draws/"
 
 
 class ShellError(ConquestError):
@@ -189,11 +194,15 @@ def check_save(save: Mapping[str, Any]) -> Match:
     except KeyError:
         raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
     try:
-        return Match(game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
+        return Match(
+            game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()), draws=save.get("draws")
+        )
     except ReplayError as exc:
         raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
     except GameError as exc:
         raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+    except DrawError as exc:
+        raise SaveCodeError("draws", f"The saved game's {exc.message[4:]}") from None
 
 
 # -- bots ----------------------------------------------------------------------------------
@@ -451,10 +460,16 @@ class Session:
                 f"Send {other} the link made for them (under Links).",
             )
 
-    def play(self, action: Any) -> None:
-        """Play an engine action (value or text); a refusal raises and changes nothing."""
+    def play(self, action: Any, contribution: str | None = None) -> None:
+        """Play an engine action (value or text); a refusal raises and changes nothing.
+
+        ``contribution``: for the draws it opens, a word a player said aloud (issue 26);
+        None draws with this device's own automatic contribution."""
         self._guard()
-        self.match.play(action)
+        if contribution is None:
+            self.match.play(action)
+        else:
+            self.match.play(action, contribution)
         self.secret_parts.clear()
         self.bot = None
         self.follow_device()
@@ -526,12 +541,10 @@ class Session:
         A step waiting for a draw keeps the results that were drawn after it, so branching
         never re-rolls dice or a wheel.
         """
-        save = self.save()
         n = self.step()
         while n < len(self.match.log) and self.game.chance(self.match.states[n]) is not None:
             n += 1
-        save["log"] = save["log"][:n]
-        return save
+        return self.match.prefix_save(n)
 
     def links(self, base: str) -> dict[str, str]:
         save = self.save()
@@ -660,6 +673,8 @@ class Shell:
         #: slots of this game that cannot be opened, and why (checked when the page starts and
         #: whenever one fails to open): listed plainly with Delete and Export as stored
         self.damaged: dict[str, str] = {}
+        #: the last "Check the draws" verdict and the log length it was made at (issue 26)
+        self.draw_check: tuple[int, int, DrawCheck] | None = None
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
     def say(self, text: str, kind: str = "notice") -> None:
@@ -726,8 +741,10 @@ class Shell:
         return session
 
     # -- playing through the shell (autosave, messages) -------------------------------
-    def play(self, action: Any) -> bool:
-        """Play and autosave; a refusal becomes the message and changes nothing."""
+    def play(self, action: Any, contribution: str | None = None) -> bool:
+        """Play and autosave; a refusal becomes the message and changes nothing.
+
+        ``contribution``: see :meth:`Session.play` (a said word for the draw it opens)."""
         s = self.session
         if s is None:
             return False
@@ -736,7 +753,10 @@ class Shell:
         by_bot = self._bot_acts(s)
         try:
             self.refuse_if_pending()
-            s.play(action)
+            if contribution is None:
+                s.play(action)
+            else:
+                s.play(action, contribution)
         except ConquestError as exc:
             self.say(exc.message, "error")
             return False
@@ -1027,7 +1047,9 @@ class Shell:
             slot = self.host.store.create(save, name, self.host.now())
         except StorageError:
             slot = None
-        match = Match(self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
+        match = Match(
+            self.game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()), draws=save.get("draws")
+        )
         session = self.open(match, slot)
         if slot is None:  # storage refused (full, disabled): the new line lives in the address bar
             session.unsaved = True
@@ -1315,12 +1337,15 @@ class Shell:
         assert s is not None
         out = []
         names = tuple(seat.name for seat in s.seats())
+        draws = self.draw_labels()
         for i in range(start, end):
             text = s.match.log[i]
             before = s.match.states[i]
             after = s.match.states[i + 1] if i + 1 < len(s.match.states) else None
             memo = self._line_memo.get(i)
-            if memo is not None and memo[0] is before and memo[1] is after and memo[2] == text and memo[3] == names:
+            drawn = draws.get(i, "")
+            if (memo is not None and memo[0] is before and memo[1] is after and memo[2] == text and memo[3] == names
+                    and memo[4]["draw"] == (drawn if memo[4]["chance"] else "")):
                 out.append(memo[4])
                 continue
             chance = self.game.chance(before) is not None
@@ -1330,10 +1355,81 @@ class Shell:
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
             code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
-            line = {"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance, "label": label}
+            line = {"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
+                    "label": label, "draw": drawn if chance else ""}
             self._line_memo[i] = (before, after, text, names, line)
             out.append(line)
         return out
+
+    def draw_labels(self) -> dict[int, str]:
+        """Log index -> how its draw was made (issue 26): "draw 12, automatic" or "draw 12,
+        said by Bob: “whale”". Empty for a game whose draws are not recorded; never raises."""
+        s = self.session
+        assert s is not None
+        names = [seat.name for seat in s.seats()]
+        return {i: f"draw {d + 1}, {describe_contribution(c, names, short=True)}"
+                for i, (d, c) in self.draws_by_step().items()}
+
+    def draws_by_step(self) -> dict[int, tuple[int, str]]:
+        """Log index -> (draw number from 0, its contribution); cached per log; never raises."""
+        s = self.session
+        assert s is not None
+        rec = getattr(s.match, "draws", None)
+        if rec is None:
+            return {}
+        key = (id(s.match), id(rec), rec.count, len(s.match.log), len(s.match.undone))
+        memo = getattr(self, "_draws_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        try:
+            kept = s.match.kept_draws()
+        except Exception:  # noqa: BLE001 - a damaged record: Check the draws says where
+            kept = []
+        steps = [i for i in range(len(s.match.log)) if self.game.chance(s.match.states[i]) is not None]
+        found = {i: (d, rec.contributions[d]) for i, d in zip(steps, kept, strict=False) if d < rec.count}
+        self._draws_memo = (key, found)
+        return found
+
+    def check_draws(self) -> DrawCheck | None:
+        """"Check the draws": recompute every draw of the game from its seals and contributions
+        (the very check ``python -m conquest verify`` makes) and say the verdict."""
+        s = self.session
+        if s is None:
+            return None
+        if not hasattr(s.match, "kept_draws"):  # a live guest's mirror: the record is the host's
+            self.say("At a live table the host's device keeps the draws' record: check the host's link "
+                     "(Check the draws there, or python -m conquest verify).")
+            return None
+        result = check_draws(self.game, s.match.states, s.match.log, s.match.undone, getattr(s.match, "draws", None))
+        if result.at_step is not None and self.hidden_draw(result.at_step):
+            # a card in someone's hand: the verdict may not show what it is (issue 19)
+            result.problem = (f"step {result.at_step + 1} of the log (a card in a hand, not shown here) is not what "
+                              "its link, number and contribution give")
+        self.draw_check = (id(s), len(s.match.log), result)
+        self.say(result.summary(), "error" if result.status == "mismatch" else "notice")
+        return result
+
+    def render_draw_check(self) -> Node:
+        """The "Check the draws" button and its last verdict (while the log is unchanged)."""
+        s = self.session
+        assert s is not None
+        shown = self.draw_check
+        verdict = None
+        if shown is not None and shown[0] == id(s) and shown[1] == len(s.match.log):
+            result = shown[2]
+            verdict = h("p", result.summary(), id="shell-draw-verdict", role="status",
+                        cls="shell-draw-verdict " + ("is-bad" if result.status == "mismatch" else "is-ok"),
+                        data_status=result.status)
+        return h(
+            "div",
+            h("button", "Check the draws", type="button", cls="small secondary", id="shell-check-draws",
+              disabled=self.pending() is not None, on_click=lambda ev: self.check_draws()),
+            h("span", " Recomputes every spin, roll, shuffle and deal from the host's seal and each draw's "
+                      "contribution (", h("a", "how the draws are made", href=DRAWS_RULES_URL), ").", cls="muted"),
+            verdict,
+            id="shell-draws",
+            cls="shell-draws",
+        )
 
     def hidden_draw(self, i: int) -> bool:
         """Whether log entry ``i`` is a chance result the spectator cannot see (a card drawn
@@ -1382,6 +1478,7 @@ class Shell:
                     "li",
                     h("span", line["label"], cls="shell-turn") if line["label"] else None,
                     h("span", line["words"]),
+                    h("span", f" ({line['draw']})", cls="shell-draw") if line["draw"] else None,
                     " ",
                     h("code", line["code"], cls="shell-code"),
                     h("button", "View", type="button", cls="small", data_view=str(step), disabled=inert,
@@ -1413,6 +1510,7 @@ class Shell:
               aria_label="Log of the game"),
             later,
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
+            self.render_draw_check(),
             id="shell-log-inner",
         )
 

@@ -496,6 +496,10 @@ class Runner:
             assert s is not None
             s.mode = "audience"
         s.match.undone = [(int(at), tuple(texts)) for at, texts in save.get("undone", [])]
+        if save.get("draws") is not None:  # the seals and words, as the host's page used them
+            from conquest.draws import DrawRecord
+
+            s.match.draws = DrawRecord.from_json(save["draws"])
         s.viewing = viewing if isinstance(viewing, int) and 0 <= viewing < len(s.match.log) else None
 
     def download(self) -> None:
