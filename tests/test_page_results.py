@@ -396,6 +396,56 @@ def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() ->
     assert page.duel_desk.tie()["slot"] not in (new, tie["slot"]) and page.duel_desk.note is None
 
 
+def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play_again() -> None:
+    """Issue 21, left item 5: a campaign's duel that ended showed the shell's generic "Play
+    again" (a new game that no campaign waits for); it offers the duel's next step (M12):
+    back to the console, which takes a win by itself, or after a draw the duel again."""
+    from conquests import ConquestsPage
+    from duel_desk import load_ties
+    from page_host import make_page
+    from test_page_duels import console, panel, play_in_other_tab
+
+    from conquest.session import Match
+
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    save = play_in_other_tab(host, tie["slot"])  # Ann mates: the duel is won
+    dshell, _dpage, _ = make_page(ConquestsPage, host)
+    dshell.open(Match(save["game"], save["options"], save["log"]), host.store.get(tie["slot"]))
+    bar = render_all(dshell)["shell-bar"]
+    assert not find_all(bar, "#shell-rematch") and not find_all(bar, "#shell-undo")
+    back = find(bar, "#shell-over-duel")
+    assert back.attrs["href"] == f"../metagame/?slot={shell.session.slot_id}" and text(back) == "Back to the campaign"
+    assert "takes Ann's win by itself (M12)" in back.attrs["title"]
+    # the console does take it
+    assert page.duel_desk.poll() and shell.session.match.state.phase != "duel"
+
+    # a drawn duel: played again from the bar, for the same campaign step
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    opts = host.store.open(tie["slot"])["options"]
+    duel = Match("conquests", {**opts, "position": "5g/6/6/6/6/G5 - w 199 1"})
+    duel.play("a1b1")  # the 200th quiet ply: a draw (C5)
+    host.store.autosave(tie["slot"], duel.save().to_json(), host.now())
+    dshell, _dpage, _ = make_page(ConquestsPage, host)
+    dshell.open(duel, host.store.get(tie["slot"]))
+    bar = render_all(dshell)["shell-bar"]
+    assert not find_all(bar, "#shell-rematch")
+    assert find(bar, "#shell-over-duel").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"
+    fire(bar, "#shell-over-duel-again")
+    new = dshell.session.slot_id
+    assert new != tie["slot"] and dshell.session.match.log == [] and load_ties(host)[new]["game"] == "conquests"
+    # a game that is no campaign's duel keeps the shell's own next steps
+    from test_page_conquests import opened_at, side
+
+    other, _page, _host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
+    fire(side(other), "#cq-typed", "submit", fields={"move": "f4a4"})
+    bar = render_all(other)["shell-bar"]
+    assert find(bar, "#shell-rematch") and not find_all(bar, "#shell-over-duel")
+
+
 def test_item8_console_map_labels_do_not_overlap_and_the_wheel_is_under_the_heading() -> None:
     import re
     from itertools import combinations

@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from duel_desk import duel_next
 from ui import FSI, PDI, Node, h, isolate, svg
 
 from conquest.bots import levels as bot_levels
@@ -1158,6 +1159,9 @@ class Shell:
         words = self.result_words()
         if not words or s.viewing is not None:
             return None
+        duel = duel_next(self)  # a campaign's duel: its own next step (M12), not "Play again"
+        if duel is not None:
+            return duel
         rematch = None
         if s.mode == "host" and s.only_seat is None:
             rematch = h("button", "Play again", type="button", id="shell-rematch", cls="small",
