@@ -396,6 +396,40 @@ def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() ->
     assert page.duel_desk.tie()["slot"] not in (new, tie["slot"]) and page.duel_desk.note is None
 
 
+def test_left_item2_the_logs_view_buttons_are_one_tab_stop_moved_by_arrow_keys() -> None:
+    """Issue 21, item 2: the log's View buttons were one Tab stop each (~60 of them between
+    the controls and the map); one of them is now (a roving tabindex), the arrow keys, Home
+    and End move the focus and the stop among them, and a used View becomes the stop."""
+    from ui import Event
+
+    m = position(ann_attacking, seed=2)
+    shell, _page, _ = opened(m)
+    host = shell.host
+
+    def views() -> list:
+        return [b for b in find_all(render_all(shell)["shell-log-box"], "button") if "data-view" in b.attrs]
+
+    def stops() -> list[int]:
+        return [int(b.attrs["data-view"]) for b in views() if b.attrs.get("tabindex") == "0"]
+
+    steps = [int(b.attrs["data-view"]) for b in views()]
+    assert len(steps) >= 10 and all(b.attrs.get("tabindex") in ("0", "-1") for b in views())
+    assert stops() == [steps[-1]]  # the newest step
+    log = find(render_all(shell)["shell-log-box"], "#shell-log")
+    log.on["keydown"](Event(type="keydown", key="ArrowUp"))
+    assert stops() == [steps[-2]] and host.focused == f"shell-view-{steps[-2]}"
+    log.on["keydown"](Event(type="keydown", key="Home"))
+    assert stops() == [steps[0]] and host.focused == f"shell-view-{steps[0]}"
+    log.on["keydown"](Event(type="keydown", key="ArrowUp"))  # stays at the first
+    assert stops() == [steps[0]]
+    log.on["keydown"](Event(type="keydown", key="End"))
+    assert stops() == [steps[-1]]
+    log.on["keydown"](Event(type="keydown", key="x"))  # another key is the page's
+    assert stops() == [steps[-1]]
+    fire(render_all(shell)["shell-log-box"], f"#shell-view-{steps[3]}")  # a View used: the stop, the step shown
+    assert stops() == [steps[3]] and shell.session.viewing == steps[3]
+
+
 def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play_again() -> None:
     """Issue 21, left item 5: a campaign's duel that ended showed the shell's generic "Play
     again" (a new game that no campaign waits for); it offers the duel's next step (M12):

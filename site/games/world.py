@@ -250,8 +250,12 @@ class WorldPage(GamePage):
             self.shell.say(f"{about}: it does not border {RULES.names[self.src]}.")
 
     def chose(self, value: str) -> None:
+        """A territory from the Choose list (OK): the focus goes back to the list, where the
+        next pick of the step is made (issue 21, item 2: from OK, Tab walked the whole page
+        round to reach it again); when the list empties, to the panel (``focus_home``)."""
         if value.isdigit():
             self.pick(int(value))
+            self.shell.host.focus("wc-choose-t")
 
     def on_key(self, ev: Event) -> bool:
         """Escape drops the half-made attack or move."""

@@ -647,6 +647,9 @@ class Shell:
         self.message: tuple[str, str] | None = None  # (kind, text): the toast
         self.field_errors: dict[str, str] = {}
         self.log_start: int | None = None  # first log line drawn; None: the latest
+        #: the log's View button that is its one Tab stop (a roving tabindex, issue 21 item 2);
+        #: None: the viewed step's, else the newest drawn
+        self.log_focus: int | None = None
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
@@ -682,6 +685,7 @@ class Shell:
             self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
         self.log_start = None
+        self.log_focus = None
         if self.page is not None:
             self.page.reset()
             self.page.opened()
@@ -1368,7 +1372,9 @@ class Shell:
         start, end = self.log_range()
         inert = self.pending() is not None  # the pass screen: words only, no button reacts
         items: list[Node] = []
-        for line in self.log_lines(start, end):
+        lines = self.log_lines(start, end)
+        stop = self.log_stop([line["step"] for line in lines])
+        for line in lines:
             step = line["step"]
             cls = "is-viewed" if s.viewing == step else ("is-future" if s.viewing is not None and step > s.viewing else None)
             items.append(
@@ -1379,7 +1385,8 @@ class Shell:
                     " ",
                     h("code", line["code"], cls="shell-code"),
                     h("button", "View", type="button", cls="small", data_view=str(step), disabled=inert,
-                      aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.jump(k)),
+                      id=f"shell-view-{step}", tabindex="0" if step == stop else "-1",
+                      aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.view_step(k)),
                     cls=cls,
                     data_step=str(step),
                     value=str(step),
@@ -1404,11 +1411,44 @@ class Shell:
               " Show the action codes (for hosts who type actions)", cls="shell-codes-toggle"),
             more,
             h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
-              aria_label="Log of the game"),
+              aria_label="Log of the game: one Tab stop, the arrow keys, Home and End move between its steps",
+              on_keydown=None if inert else (lambda ev, steps=[line["step"] for line in lines]: self.log_key(ev, steps))),
             later,
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             id="shell-log-inner",
         )
+
+    def log_stop(self, steps: Sequence[int]) -> int | None:
+        """The one View button of the drawn ``steps`` that Tab reaches (issue 21, item 2: the
+        ~60 buttons were ~60 Tab stops between the controls and the map): the one last moved to
+        with the arrow keys or used, else the step on screen, else the newest."""
+        s = self.session
+        if not steps or s is None:
+            return None
+        for k in (self.log_focus, s.viewing):
+            if k is not None and k in steps:
+                return k
+        return steps[-1]
+
+    def log_key(self, ev: Any, steps: Sequence[int]) -> None:
+        """Arrow keys (Up/Left: earlier, Down/Right: later), Home and End within the log's View
+        buttons (a roving tabindex); other keys are left to the page."""
+        stop = self.log_stop(steps)
+        if stop is None:
+            return
+        i = list(steps).index(stop)
+        moves = {"ArrowUp": i - 1, "ArrowLeft": i - 1, "ArrowDown": i + 1, "ArrowRight": i + 1,
+                 "Home": 0, "End": len(steps) - 1, "PageUp": i - 10, "PageDown": i + 10}
+        if ev.key not in moves or ev.ctrl or ev.alt or ev.meta:
+            return
+        ev.prevent()
+        self.log_focus = steps[max(0, min(len(steps) - 1, moves[ev.key]))]
+        self.host.focus(f"shell-view-{self.log_focus}")
+
+    def view_step(self, step: int) -> None:
+        """A log View pressed: that step on screen, and its button the log's Tab stop."""
+        self.log_focus = step
+        self.jump(step)
 
     def log_range(self) -> tuple[int, int]:
         """The log lines drawn, ``[start, end)``: the latest ones, or the page a person moved to

@@ -364,6 +364,8 @@ class Runner:
         tag = "" if frame.nullish(target) else str(getattr(target, "tagName", "") or "").lower()
         if tag in ("input", "textarea", "select") or self.shell.session is None:
             return
+        if bool(ev.defaultPrevented):  # a control used the key (the log's arrow keys)
+            return
         event = Event(
             type="keydown", key=str(ev.key or ""), ctrl=bool(ev.ctrlKey), alt=bool(ev.altKey),
             meta=bool(ev.metaKey), shift=bool(ev.shiftKey), raw=ev,
