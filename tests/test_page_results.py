@@ -480,6 +480,40 @@ def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play
     assert find(bar, "#shell-rematch") and not find_all(bar, "#shell-over-duel")
 
 
+def test_left_item4_world_names_at_the_whole_map_in_tiers_apart_from_the_badges() -> None:
+    """Issue 21, left item 4: the World page carries, for its whole map, the names that fit
+    at 16.3 map units (12 px at 1280x800) then 12.3 (9 px), above their own troop badge,
+    overlapping no other name and no badge (the full set at 7.5 units showed 5.6 px)."""
+    import re
+    from itertools import combinations
+
+    import build
+    from buildlib.mapsvg import label_box, label_tiers
+    from conquest.maps import load_map
+
+    m = load_map("world42")
+    tiers = label_tiers(m, [16.3, 12.3], (12, 11))
+    assert [fs for fs, _ in tiers] == [16.3, 12.3]
+    placed = [(i, x, y, fs) for fs, kept in tiers for i, x, y in kept]
+    assert len(placed) >= 25 and len(tiers[0][1]) >= 20 and len({i for i, *_ in placed}) == len(placed)
+    boxes = [label_box(m.territories[i].name, x, y, fs) for i, x, y, fs in placed]
+    badges = [(t.label[0] - 11, t.label[1] + 1, t.label[0] + 11, t.label[1] + 23) for t in m.territories]
+
+    def clash(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    assert not [(a, b) for a, b in combinations(boxes, 2) if clash(a, b)]
+    assert not [(a, b) for a in boxes for b in badges if clash(a, b)]
+    inp = build.load_inputs()
+    html = build.render_pages(inp, [p for p in build.plan_pages(inp) if p.path == "play/world/index.html"],
+                              "test")["play/world/index.html"].decode()
+    groups = re.findall(r'<g class="labels-main" data-tier="(\d)" font-size="([\d.]+)"(.*?)</g>', html, re.S)
+    assert [(n, float(fs)) for n, fs, _ in groups] == [("1", 16.3), ("2", 12.3)]
+    assert [sorted(int(x) for x in re.findall(r'id="wc-lm(\d+)"', body)) for _, _, body in groups] == [
+        [i for i, *_ in kept] for _, kept in tiers]
+    assert html.index('id="wc-marks"') < html.index('class="labels-main"')  # above the choice outlines
+
+
 def test_item8_console_map_labels_do_not_overlap_and_the_wheel_is_under_the_heading() -> None:
     import re
     from itertools import combinations

@@ -266,3 +266,46 @@ def test_a_world_turn_by_keyboard_and_the_log_is_one_tab_stop(open_page) -> None
 
     w.forgive_navigation_aborts()
     w.assert_clean()
+
+
+def test_world_names_at_the_whole_map_on_a_desktop(open_page) -> None:  # noqa: ANN001
+    """Issue 21, left item 4: at 1280x800 World's whole map drew its names at 5.6 px, so
+    they were hidden until zoomed in (0 of 42 names shown). Shown now where they can be: at
+    least 9 px as drawn, 12 px for most, apart from each other and from the troop badges."""
+    frag, _winner = late_position()
+    w = open_page(f"play/world/#{frag}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    page.wait_for_selector("#wc-panel-inner[data-act='reinforce']", timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_timeout(300)  # the map's size observed (mapview.js)
+
+    def shown() -> list[dict[str, Any]]:
+        return page.eval_on_selector_all(
+            "#wc-map text.label",
+            """ts => ts.filter(t => t.getClientRects().length && getComputedStyle(t.parentNode).display !== 'none')
+                .map(t => { const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+                    return {l: r.left, t: r.top, r: r.right, b: r.bottom, id: t.id,
+                            px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)}; })""",
+        )
+
+    names = shown()
+    sizes = sorted(n["px"] for n in names) or [0.0]
+    print(f"World at 1280x800, whole map: {len(names)} of 42 names shown, "
+          f"{sum(p >= 12 for p in sizes)} at 12 px or more, smallest {sizes[0]:.1f} px")
+    assert len(names) >= 25 and sizes[0] >= 9 and sum(p >= 12 for p in sizes) >= 20
+    assert len({n["id"][len("wc-lm"):] for n in names}) == len(names)  # each name once
+    assert overlaps(names) == []
+    badges = page.eval_on_selector_all(
+        "#wc-marks-inner circle.wc-badge",
+        "cs => cs.map(c => { const r = c.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; })")
+    assert len(badges) == 42
+    hits = [(n["id"], j) for n in names for j in range(len(badges)) if overlaps([n, badges[j]])]
+    assert hits == [], hits
+    # zoomed in: every name, at the map's own size (the larger set is gone)
+    page.click(".wc-maptools button[data-zoom='in']")
+    page.click(".wc-maptools button[data-zoom='in']")
+    page.wait_for_function("!document.getElementById('wc-map').classList.contains('labels-small')")
+    inside = [n for n in shown() if n["id"].startswith("wc-l") and not n["id"].startswith("wc-lm")]
+    assert inside and not [n for n in shown() if n["id"].startswith("wc-lm")]
+    assert min(n["px"] for n in inside) >= 9
+    w.assert_clean()
