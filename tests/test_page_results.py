@@ -213,8 +213,8 @@ def test_item3_a_finished_game_offers_its_next_step_at_the_top_not_undo() -> Non
 
     shell, _page, host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
     fire(side(shell), "#cq-typed", "submit", fields={"move": "f4a4"})
-    bar = render_all(shell)["shell-bar"]
-    assert not find_all(bar, "#shell-undo")
+    bar = render_all(shell)["shell-over"]  # the row right under the status bar
+    assert not find_all(render_all(shell)["shell-bar"], "#shell-undo")
     assert find(bar, "#shell-over-new").attrs["href"] == "?"
     # the saved list: the finished game is offered to open, with its result
     first = shell.session.slot_id
@@ -447,8 +447,8 @@ def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play
     save = play_in_other_tab(host, tie["slot"])  # Ann mates: the duel is won
     dshell, _dpage, _ = make_page(ConquestsPage, host)
     dshell.open(Match(save["game"], save["options"], save["log"]), host.store.get(tie["slot"]))
-    bar = render_all(dshell)["shell-bar"]
-    assert not find_all(bar, "#shell-rematch") and not find_all(bar, "#shell-undo")
+    bar = render_all(dshell)["shell-over"]
+    assert not find_all(bar, "#shell-rematch") and not find_all(render_all(dshell)["shell-bar"], "#shell-undo")
     back = find(bar, "#shell-over-duel")
     assert back.attrs["href"] == f"../metagame/?slot={shell.session.slot_id}" and text(back) == "Back to the campaign"
     assert "takes Ann's win by itself (M12)" in back.attrs["title"]
@@ -465,7 +465,7 @@ def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play
     host.store.autosave(tie["slot"], duel.save().to_json(), host.now())
     dshell, _dpage, _ = make_page(ConquestsPage, host)
     dshell.open(duel, host.store.get(tie["slot"]))
-    bar = render_all(dshell)["shell-bar"]
+    bar = render_all(dshell)["shell-over"]
     assert not find_all(bar, "#shell-rematch")
     assert find(bar, "#shell-over-duel").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"
     fire(bar, "#shell-over-duel-again")
@@ -476,7 +476,7 @@ def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play
 
     other, _page, _host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
     fire(side(other), "#cq-typed", "submit", fields={"move": "f4a4"})
-    bar = render_all(other)["shell-bar"]
+    bar = render_all(other)["shell-over"]
     assert find(bar, "#shell-rematch") and not find_all(bar, "#shell-over-duel")
 
 

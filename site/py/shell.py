@@ -1176,11 +1176,21 @@ class Shell:
                  h("a", "Start or resume another game", href="?", id="shell-over-new", cls="button small secondary"),
                  cls="shell-over")
 
+    def render_over_row(self) -> Node:
+        """The finished game's next steps in a row of their own right under the status bar
+        (``#shell-over``): in the bar they were cut off on a phone, where it is at most 56 px
+        tall (issue 21: "Play again" half shown, "Start or resume another game" not at all)."""
+        over = self.render_over() if self.session is not None else None
+        if over is None:
+            return h("div", id="shell-over-inner", hidden=True)
+        return h("div", over, id="shell-over-inner", role="group", aria_label="The game is over: what next")
+
     def render_status(self, prompt: str) -> Node:
-        """The sticky bar: whose turn, what to do, and Undo beside it."""
+        """The sticky bar: whose turn, what to do, and Undo beside it (a finished game's next
+        steps are right under it, ``render_over_row``)."""
         s = self.session
         assert s is not None
-        over = self.render_over()
+        over = bool(self.result_words()) and s.viewing is None
         seat = s.acting_seat()
         seats = s.seats()
         swatch = None
@@ -1188,7 +1198,7 @@ class Shell:
             swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
         step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
         undo = None
-        if s.mode == "host" and over is None:
+        if s.mode == "host" and not over:
             undo = h(
                 "button", "Undo", type="button", id="shell-undo", cls="secondary small",
                 disabled=s.locked() or not s.match.log or self.pending() is not None,
@@ -1216,7 +1226,6 @@ class Shell:
             swatch,
             h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
             thinking,
-            over,
             undo,
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
@@ -1263,6 +1272,9 @@ class Shell:
             h("ol", *items, cls="shell-result-list", id="shell-result-list"),
             h("p", f"{plural(earlier, 'earlier step')} since then in the log below.", cls="muted")
             if earlier else None,
+            # a phone's sheet shows the newest two lines (style.css): the others are in the log
+            h("p", "The earlier ones are in the log below.", cls="muted shell-result-more")
+            if len(lines) > 2 and not earlier else None,
             id="shell-result-inner",
             cls="shell-result",
         )

@@ -6,7 +6,7 @@ tested in CPython. A game page module ends with ``run(ItsPage)``; the build's bo
 calls the module's ``main()``.
 
 Contracts with the template ``game.html`` (named once, here and there): the containers
-``#shell-setup``, ``#shell-game``, ``#shell-bar``, ``#shell-viewing``, ``#shell-handover``,
+``#shell-setup``, ``#shell-game``, ``#shell-bar``, ``#shell-over``, ``#shell-viewing``, ``#shell-handover``,
 ``#shell-log-box``, ``#shell-links``, ``#shell-chart``, ``#shell-saved``, ``#shell-toast``;
 the set-up form ``#shell-setup-form``; the file input ``#shell-import`` and the download
 button ``#shell-download``. A page's own containers are named by the ids its ``render``
@@ -584,6 +584,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
+        dom.mount_id("shell-over", shell.render_over_row() if not guest else Node("div", attrs={"id": "shell-over-inner", "hidden": ""}))
         dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
