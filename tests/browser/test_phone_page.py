@@ -478,3 +478,65 @@ def test_a_finished_game_shows_its_result_and_next_step_without_a_swipe(phone: A
     page.wait_for_function("document.getElementById('wc-panel-inner').dataset.act !== 'over'", timeout=60_000)
     w.forgive_navigation_aborts()
     w.assert_clean()
+
+
+def test_short_campaign_play_screen_on_a_phone(phone: Any, base_url: str) -> None:
+    """Issue 21 (left item 3): Short Campaign at 360x740 gets the play screen World and the
+    Metagame have: the map and its Choose list on top, the question (or its reveal) and the
+    scores in the sheet under them. Every question is answered and every territory picked by
+    taps (a guess typed on the phone's keyboard) with the question's controls and the map on
+    one screen, never a scroll between them. Before, the question stood above the map: the
+    map started at y 586 under a question (its foot at 802, past the screen) and at y 795
+    under the reveal of a pick, the Choose list at y 1021."""
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/campaign/")
+    w.wait_engine()
+    page.wait_for_selector("#cp-cat-capitals")
+    page.locator("#shell-start").tap()
+    page.wait_for_selector("#shell-game:not([hidden])")
+    page.wait_for_timeout(1500)  # the play screen scrolled into place (mapboard.js)
+    taps = Taps(page, "cp-map")
+    print("Short Campaign at 360x740:", map_figures(page, "cp"))
+    acts: dict[str, int] = {}
+    scroll = None
+    step: str | None = None
+    from tests.browser.test_campaign_page import wait_acting
+
+    for _ in range(60):
+        act, step = wait_acting(page, step)
+        if act == "over":
+            break
+        now = page.evaluate("window.scrollY")
+        scroll = now if scroll is None else scroll
+        assert abs(now - scroll) <= 4, f"the page scrolled from {scroll} to {now} at {act}"  # the bar's 1-2 px aside
+        acts[act] = acts.get(act, 0) + 1
+        if act == "hold":
+            taps.tap("#cp-go")
+            page.wait_for_function("document.getElementById('cp-stage-inner').dataset.act !== 'hold'")
+            step = None
+        elif act == "answer-guess":
+            on_first_screen(page, "#cp-qtext")
+            taps.tap("#cp-guess")
+            low = int(page.get_attribute("#cp-guess", "min") or 0)
+            high = int(page.get_attribute("#cp-guess", "max") or 0)
+            page.keyboard.type(str((low + high) // 3))  # the phone's keyboard
+            taps.tap("#cp-guess-go")
+        elif act == "answer-choice":
+            on_first_screen(page, "#cp-qtext")
+            taps.tap("#cp-opt-0")
+        else:  # pick or attack: on the map by taps, and now and then in the Choose list
+            if act == "pick" and acts[act] == 1:
+                page.screenshot(path=str(SHOTS / "phone-campaign-pick-360.png"))
+            if acts[act] % 2:
+                t = int(page.locator("#cp-map .territory.is-eligible").first.get_attribute("data-index") or 0)
+                taps.territory("cp", t, f"document.getElementById('cp-stage-inner').dataset.step !== '{step}'")
+            else:
+                taps.tap("#cp-choose-inner button")
+        if acts.get("pick", 0) >= 2 and acts.get("attack", 0) >= 1 and acts.get("answer-guess", 0) >= 2:
+            break
+    page.screenshot(path=str(SHOTS / "phone-campaign-360.png"))
+    assert acts.get("pick", 0) >= 2 and acts.get("answer-guess", 0) >= 2, acts
+    taps.report("Short Campaign")
+    assert all(s[1] >= MIN and s[2] >= MIN for s in taps.sizes), taps.sizes
+    w.assert_clean()
