@@ -1176,11 +1176,12 @@ class Shell:
                  h("a", "Start or resume another game", href="?", id="shell-over-new", cls="button small secondary"),
                  cls="shell-over")
 
-    def render_over_row(self) -> Node:
+    def render_over_row(self, hide: bool = False) -> Node:
         """The finished game's next steps in a row of their own right under the status bar
         (``#shell-over``): in the bar they were cut off on a phone, where it is at most 56 px
-        tall (issue 21: "Play again" half shown, "Start or resume another game" not at all)."""
-        over = self.render_over() if self.session is not None else None
+        tall (issue 21: "Play again" half shown, "Start or resume another game" not at all).
+        ``hide``: none (a live table's guest)."""
+        over = self.render_over() if self.session is not None and not hide else None
         if over is None:
             return h("div", id="shell-over-inner", hidden=True)
         return h("div", over, id="shell-over-inner", role="group", aria_label="The game is over: what next")

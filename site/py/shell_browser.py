@@ -584,7 +584,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-over", shell.render_over_row() if not guest else Node("div", attrs={"id": "shell-over-inner", "hidden": ""}))
+        dom.mount_id("shell-over", shell.render_over_row(hide=guest))  # a guest's next step is the host's
         dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
