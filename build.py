@@ -303,10 +303,11 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from buildlib.mapsvg import label_lines, uncrowded
+    from buildlib.mapsvg import label_lines, label_tiers, uncrowded
 
     env.filters["label_lines"] = label_lines  # map labels broken as the collision checks break them
     env.globals["uncrowded"] = uncrowded
+    env.globals["label_tiers"] = label_tiers
     out: dict[str, bytes] = {}
     nav = [{"href": "", "label": "Games"}, {"href": "maps/", "label": "Maps"}, {"href": "credits/", "label": "Credits"}]
     modules = runtime.page_modules()

@@ -106,6 +106,53 @@ def uncrowded(m: MapData, fs: float) -> list[int]:
     return sorted(kept)
 
 
+def label_tiers(
+    m: MapData, sizes: list[float], mark: tuple[float, float] | None = None
+) -> list[tuple[float, list[tuple[int, float, float]]]]:
+    """Labels at the whole map in tiers of decreasing font size (map units): ``[(size,
+    [(index, x, y), ...]), ...]`` (issue 21, left item 4: World's whole map at 1280 px drew
+    its names at 5.6 px, so they were hidden; a page draws each tier while it is at least
+    9 px on screen).
+
+    Each tier takes, greedily as :func:`uncrowded` does, the names not yet placed that
+    overlap no label already placed, at this size or a larger one. ``mark`` = (dy, r): the
+    page draws a round mark of radius ``r`` at ``dy`` below each label point (World's troop
+    badges); then a label sits just above its own mark and overlaps no territory's mark."""
+    pts = [(t.label[0], t.label[1]) for t in m.territories]
+    obstacles = [] if mark is None else [(x - mark[1], y + mark[0] - mark[1], x + mark[1], y + mark[0] + mark[1])
+                                         for x, y in pts]
+
+    def clash(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    placed: list[tuple[float, float, float, float]] = []
+    done: set[int] = set()
+    out: list[tuple[float, list[tuple[int, float, float]]]] = []
+    for fs in sizes:
+        at: dict[int, tuple[float, float]] = {}
+        boxes: dict[int, tuple[float, float, float, float]] = {}
+        for i, t in enumerate(m.territories):
+            if i in done:
+                continue
+            x, y = pts[i]
+            if mark is not None:
+                x0, y0, x1, y1 = label_box(t.name, x, 0.0, fs)
+                y = y + mark[0] - mark[1] - (y1 - y0) / 2 - 0.5
+            box = label_box(t.name, x, y, fs)
+            if any(clash(box, o) for o in obstacles) or any(clash(box, o) for o in placed):
+                continue
+            at[i], boxes[i] = (x, y), box
+        degree = {i: sum(1 for j in boxes if j != i and clash(boxes[i], boxes[j])) for i in boxes}
+        kept: list[int] = []
+        for i in sorted(boxes, key=lambda i: (degree[i], i)):
+            if not any(clash(boxes[i], boxes[k]) for k in kept):
+                kept.append(i)
+        placed += [boxes[i] for i in kept]
+        done.update(kept)
+        out.append((fs, [(i, round(at[i][0], 1), round(at[i][1], 1)) for i in sorted(kept)]))
+    return out
+
+
 def _a(value: object) -> str:
     return escape(str(value), quote=True)
 

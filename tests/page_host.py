@@ -126,6 +126,7 @@ def render_all(shell: Shell) -> dict[str, Node]:
         drawn = {"game-controls": drawn}
     out = dict(drawn)
     out["shell-bar"] = shell.render_status(shell.page.prompt(view))
+    out["shell-over"] = shell.render_over_row()
     out["shell-viewing"] = shell.render_viewing()
     out["shell-handover"] = shell.render_handover()
     out["shell-log-box"] = shell.render_log()

@@ -469,7 +469,8 @@ def test_game_over_is_shown_and_nothing_more_is_asked() -> None:
     assert "C5: " in text(find(trees(shell)["cq-side"], "#cq-status"))
     shell.show_codes = False
     # the next steps where the game ended, no Undo (issue 21, item 3)
-    assert text(t["shell-bar"]).endswith("Game over: White wins.Play againStart or resume another game")
+    assert text(t["shell-bar"]).endswith("Game over: White wins.")  # the next steps right under it
+    assert text(t["shell-over"]) == "Play againStart or resume another game"
     press(shell, "f1")
     assert page.selected is None and find_all(trees(shell)["cq-marks"], ".dot") == []
     assert shell.message[1] == "The game is over: no more moves."

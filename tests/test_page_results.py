@@ -213,8 +213,8 @@ def test_item3_a_finished_game_offers_its_next_step_at_the_top_not_undo() -> Non
 
     shell, _page, host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
     fire(side(shell), "#cq-typed", "submit", fields={"move": "f4a4"})
-    bar = render_all(shell)["shell-bar"]
-    assert not find_all(bar, "#shell-undo")
+    bar = render_all(shell)["shell-over"]  # the row right under the status bar
+    assert not find_all(render_all(shell)["shell-bar"], "#shell-undo")
     assert find(bar, "#shell-over-new").attrs["href"] == "?"
     # the saved list: the finished game is offered to open, with its result
     first = shell.session.slot_id
@@ -394,6 +394,124 @@ def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() ->
     page.duel_desk.poll()
     fire(panel(shell), "#mg-duel-again")
     assert page.duel_desk.tie()["slot"] not in (new, tie["slot"]) and page.duel_desk.note is None
+
+
+def test_left_item2_the_logs_view_buttons_are_one_tab_stop_moved_by_arrow_keys() -> None:
+    """Issue 21, item 2: the log's View buttons were one Tab stop each (~60 of them between
+    the controls and the map); one of them is now (a roving tabindex), the arrow keys, Home
+    and End move the focus and the stop among them, and a used View becomes the stop."""
+    from ui import Event
+
+    m = position(ann_attacking, seed=2)
+    shell, _page, _ = opened(m)
+    host = shell.host
+
+    def views() -> list:
+        return [b for b in find_all(render_all(shell)["shell-log-box"], "button") if "data-view" in b.attrs]
+
+    def stops() -> list[int]:
+        return [int(b.attrs["data-view"]) for b in views() if b.attrs.get("tabindex") == "0"]
+
+    steps = [int(b.attrs["data-view"]) for b in views()]
+    assert len(steps) >= 10 and all(b.attrs.get("tabindex") in ("0", "-1") for b in views())
+    assert stops() == [steps[-1]]  # the newest step
+    log = find(render_all(shell)["shell-log-box"], "#shell-log")
+    log.on["keydown"](Event(type="keydown", key="ArrowUp"))
+    assert stops() == [steps[-2]] and host.focused == f"shell-view-{steps[-2]}"
+    log.on["keydown"](Event(type="keydown", key="Home"))
+    assert stops() == [steps[0]] and host.focused == f"shell-view-{steps[0]}"
+    log.on["keydown"](Event(type="keydown", key="ArrowUp"))  # stays at the first
+    assert stops() == [steps[0]]
+    log.on["keydown"](Event(type="keydown", key="End"))
+    assert stops() == [steps[-1]]
+    log.on["keydown"](Event(type="keydown", key="x"))  # another key is the page's
+    assert stops() == [steps[-1]]
+    fire(render_all(shell)["shell-log-box"], f"#shell-view-{steps[3]}")  # a View used: the stop, the step shown
+    assert stops() == [steps[3]] and shell.session.viewing == steps[3]
+
+
+def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play_again() -> None:
+    """Issue 21, left item 5: a campaign's duel that ended showed the shell's generic "Play
+    again" (a new game that no campaign waits for); it offers the duel's next step (M12):
+    back to the console, which takes a win by itself, or after a draw the duel again."""
+    from conquests import ConquestsPage
+    from duel_desk import load_ties
+    from page_host import make_page
+    from test_page_duels import console, panel, play_in_other_tab
+
+    from conquest.session import Match
+
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    save = play_in_other_tab(host, tie["slot"])  # Ann mates: the duel is won
+    dshell, _dpage, _ = make_page(ConquestsPage, host)
+    dshell.open(Match(save["game"], save["options"], save["log"]), host.store.get(tie["slot"]))
+    bar = render_all(dshell)["shell-over"]
+    assert not find_all(bar, "#shell-rematch") and not find_all(render_all(dshell)["shell-bar"], "#shell-undo")
+    back = find(bar, "#shell-over-duel")
+    assert back.attrs["href"] == f"../metagame/?slot={shell.session.slot_id}" and text(back) == "Back to the campaign"
+    assert "takes Ann's win by itself (M12)" in back.attrs["title"]
+    # the console does take it
+    assert page.duel_desk.poll() and shell.session.match.state.phase != "duel"
+
+    # a drawn duel: played again from the bar, for the same campaign step
+    shell, page, host = console()
+    fire(panel(shell), "#mg-duel-here")
+    tie = page.duel_desk.tie()
+    opts = host.store.open(tie["slot"])["options"]
+    duel = Match("conquests", {**opts, "position": "5g/6/6/6/6/G5 - w 199 1"})
+    duel.play("a1b1")  # the 200th quiet ply: a draw (C5)
+    host.store.autosave(tie["slot"], duel.save().to_json(), host.now())
+    dshell, _dpage, _ = make_page(ConquestsPage, host)
+    dshell.open(duel, host.store.get(tie["slot"]))
+    bar = render_all(dshell)["shell-over"]
+    assert not find_all(bar, "#shell-rematch")
+    assert find(bar, "#shell-over-duel").attrs["href"] == f"../metagame/?slot={shell.session.slot_id}"
+    fire(bar, "#shell-over-duel-again")
+    new = dshell.session.slot_id
+    assert new != tie["slot"] and dshell.session.match.log == [] and load_ties(host)[new]["game"] == "conquests"
+    # a game that is no campaign's duel keeps the shell's own next steps
+    from test_page_conquests import opened_at, side
+
+    other, _page, _host = opened_at("g5/6/5L++/6/6/1L++3G - w 0 1")
+    fire(side(other), "#cq-typed", "submit", fields={"move": "f4a4"})
+    bar = render_all(other)["shell-over"]
+    assert find(bar, "#shell-rematch") and not find_all(bar, "#shell-over-duel")
+
+
+def test_left_item4_world_names_at_the_whole_map_in_tiers_apart_from_the_badges() -> None:
+    """Issue 21, left item 4: the World page carries, for its whole map, the names that fit
+    at 16.3 map units (12 px at 1280x800) then 12.3 (9 px), above their own troop badge,
+    overlapping no other name and no badge (the full set at 7.5 units showed 5.6 px)."""
+    import re
+    from itertools import combinations
+
+    import build
+    from buildlib.mapsvg import label_box, label_tiers
+    from conquest.maps import load_map
+
+    m = load_map("world42")
+    tiers = label_tiers(m, [16.3, 12.3], (12, 11))
+    assert [fs for fs, _ in tiers] == [16.3, 12.3]
+    placed = [(i, x, y, fs) for fs, kept in tiers for i, x, y in kept]
+    assert len(placed) >= 25 and len(tiers[0][1]) >= 20 and len({i for i, *_ in placed}) == len(placed)
+    boxes = [label_box(m.territories[i].name, x, y, fs) for i, x, y, fs in placed]
+    badges = [(t.label[0] - 11, t.label[1] + 1, t.label[0] + 11, t.label[1] + 23) for t in m.territories]
+
+    def clash(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    assert not [(a, b) for a, b in combinations(boxes, 2) if clash(a, b)]
+    assert not [(a, b) for a in boxes for b in badges if clash(a, b)]
+    inp = build.load_inputs()
+    html = build.render_pages(inp, [p for p in build.plan_pages(inp) if p.path == "play/world/index.html"],
+                              "test")["play/world/index.html"].decode()
+    groups = re.findall(r'<g class="labels-main" data-tier="(\d)" font-size="([\d.]+)"(.*?)</g>', html, re.S)
+    assert [(n, float(fs)) for n, fs, _ in groups] == [("1", 16.3), ("2", 12.3)]
+    assert [sorted(int(x) for x in re.findall(r'id="wc-lm(\d+)"', body)) for _, _, body in groups] == [
+        [i for i, *_ in kept] for _, kept in tiers]
+    assert html.index('id="wc-marks"') < html.index('class="labels-main"')  # above the choice outlines
 
 
 def test_item8_console_map_labels_do_not_overlap_and_the_wheel_is_under_the_heading() -> None:

@@ -250,8 +250,12 @@ class WorldPage(GamePage):
             self.shell.say(f"{about}: it does not border {RULES.names[self.src]}.")
 
     def chose(self, value: str) -> None:
+        """A territory from the Choose list (OK): the focus goes back to the list, where the
+        next pick of the step is made (issue 21, item 2: from OK, Tab walked the whole page
+        round to reach it again); when the list empties, to the panel (``focus_home``)."""
         if value.isdigit():
             self.pick(int(value))
+            self.shell.host.focus("wc-choose-t")
 
     def on_key(self, ev: Event) -> bool:
         """Escape drops the half-made attack or move."""
@@ -409,7 +413,8 @@ class WorldPage(GamePage):
         result = self.render_result(view)
         if out is not None:
             w = out["winners"][0] if out.get("winners") else None
-            return h("div", result, h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win"),
+            # the result first, then what the last step did: on a phone both on the first screen
+            return h("div", h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win", id="wc-win"), result,
                      id="wc-panel-inner", cls="wc-panel is-over", data_act="over", data_step=str(len(s.match.log)))
         seat = self.acting_person()
         if seat is None or s.viewing is not None:
@@ -661,18 +666,22 @@ class WorldPage(GamePage):
 
     def render_dice(self, view: Mapping[str, Any], at: str = "wc-dice") -> Node:
         """The last roll as dice: the attacker's red, the defender's white, compared in pairs
-        (``at``: the id prefix, as the roll is drawn in the dice box and in the panel)."""
+        (``at``: the id prefix, as the roll is drawn in the dice box and in the panel; in the
+        panel in one row, the defender's after a gap, so the result box stays short)."""
         lr = view["last_roll"]
         if lr is None:
             return h("div", h("p", "No dice rolled yet.", cls="muted"), id=f"{at}-inner")
         att, dfn = lr["attack"], lr["defend"]
         al, dl = world_odds.compare(tuple(att), tuple(dfn))
         size, gap = 30, 8
-        width = max(len(att), len(dfn)) * (size + gap)
+        one_row = at != "wc-dice"
+        width = (len(att) + len(dfn)) * (size + gap) + 2 * gap if one_row else max(len(att), len(dfn)) * (size + gap)
+        rows = 1 if one_row else 2
         kids: list[Node] = []
         for row, faces, cls in ((0, att, "wc-die-att"), (1, dfn, "wc-die-def")):
             for i, f in enumerate(faces):
-                kids.append(self.die(i * (size + gap) + 2, row * (size + gap) + 2, size, f, cls))
+                x = (i + row * len(att)) * (size + gap) + row * 2 * gap if one_row else i * (size + gap)
+                kids.append(self.die(x + 2, (0 if one_row else row * (size + gap)) + 2, size, f, cls))
         owner_src = view["owner"][lr["src"]]
         owner_dst = view["owner"][lr["dst"]]
         words = []
@@ -684,9 +693,9 @@ class WorldPage(GamePage):
         return h(
             "div",
             h("p", f"Last roll: {RULES.names[lr['src']]} → {RULES.names[lr['dst']]}", cls="wc-roll-where"),
-            svg("svg", svg("title", faces), *kids, viewBox=f"0 0 {width + 2} {2 * (size + gap) + 2}",
+            svg("svg", svg("title", faces), *kids, viewBox=f"0 0 {width + 2} {rows * (size + gap) + 2}",
                 cls="wc-dice-svg", role="img", aria_label=f"Dice: {faces}", id=f"{at}-svg",
-                width=str(width + 2), height=str(2 * (size + gap) + 2)),
+                width=str(width + 2), height=str(rows * (size + gap) + 2)),
             h("p", f"{'; '.join(words)}." + (f" {self.name(owner_dst)} now holds {RULES.names[lr['dst']]}."
                                               if owner_dst == owner_src else ""), cls="wc-roll-result"),
             id=f"{at}-inner",

@@ -49,7 +49,7 @@ from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment, parse_fragment
 from conquest.session import Match
 
-__all__ = ["DuelDesk", "duel_banner", "TIES_KEY", "MODES", "site_base"]
+__all__ = ["DuelDesk", "duel_banner", "duel_next", "TIES_KEY", "MODES", "site_base"]
 
 TIES_KEY = "conquest:metagame:duel-ties"
 #: what a drawn built-in duel means, said the same on the console and on the duel's page
@@ -509,6 +509,36 @@ def replay_duel(shell: Any) -> Any:
     host.go(f"?slot={slot.id}")
     shell.say("The duel starts again; when it ends, the campaign's console takes the result by itself.")
     return slot
+
+
+def duel_next(shell: Any) -> Node | None:
+    """A finished duel's next step, where the shell offers a finished game's (issue 21, left
+    item 5): not "Play again", which made a new game of the duel's game that no campaign
+    waits for, but the way back to the campaign whose console takes the result by itself
+    (M12), or, after a draw (which decides nothing, M12), the duel played again. None when
+    the session is no campaign's duel in this browser (the shell's own next steps stand)."""
+    s = shell.session
+    if s is None or not s.slot_id or s.viewing is not None:
+        return None
+    out = s.game.outcome(s.match.state)
+    t = load_ties(shell.host).get(s.slot_id)
+    if out is None or t is None or t.get("game") != s.game.id:
+        return None
+    back = f"../{t.get('console') or 'metagame/'}"
+    if len(out.winners) != 1:
+        again = None
+        if s.mode == "host" and s.only_seat is None:
+            again = h("button", "Play the duel again", type="button", id="shell-over-duel-again", cls="small",
+                      on_click=lambda ev: replay_duel(shell),
+                      title="A drawn duel decides nothing (M12): the same two players again, for the same campaign")
+        return h("span", again,
+                 h("a", "Back to the campaign", href=back, id="shell-over-duel", cls="button small secondary"),
+                 cls="shell-over")
+    winner = s.seat_name(out.winners[0])
+    return h("span",
+             h("a", "Back to the campaign", href=back, id="shell-over-duel", cls="button small",
+               title=f"The campaign's console takes {winner}'s win by itself (M12)"),
+             cls="shell-over")
 
 
 def duel_banner(host: Any, session: Any, shell: Any = None) -> Node:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from duel_desk import duel_next
 from ui import FSI, PDI, Node, h, isolate, svg
 
 from conquest.bots import levels as bot_levels
@@ -659,6 +660,9 @@ class Shell:
         self.message: tuple[str, str] | None = None  # (kind, text): the toast
         self.field_errors: dict[str, str] = {}
         self.log_start: int | None = None  # first log line drawn; None: the latest
+        #: the log's View button that is its one Tab stop (a roving tabindex, issue 21 item 2);
+        #: None: the viewed step's, else the newest drawn
+        self.log_focus: int | None = None
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
@@ -699,6 +703,7 @@ class Shell:
             self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
         self.log_start = None
+        self.log_focus = None
         if self.page is not None:
             self.page.reset()
             self.page.opened()
@@ -1183,6 +1188,9 @@ class Shell:
         words = self.result_words()
         if not words or s.viewing is not None:
             return None
+        duel = duel_next(self)  # a campaign's duel: its own next step (M12), not "Play again"
+        if duel is not None:
+            return duel
         rematch = None
         if s.mode == "host" and s.only_seat is None:
             rematch = h("button", "Play again", type="button", id="shell-rematch", cls="small",
@@ -1193,11 +1201,22 @@ class Shell:
                  h("a", "Start or resume another game", href="?", id="shell-over-new", cls="button small secondary"),
                  cls="shell-over")
 
+    def render_over_row(self, hide: bool = False) -> Node:
+        """The finished game's next steps in a row of their own right under the status bar
+        (``#shell-over``): in the bar they were cut off on a phone, where it is at most 56 px
+        tall (issue 21: "Play again" half shown, "Start or resume another game" not at all).
+        ``hide``: none (a live table's guest)."""
+        over = self.render_over() if self.session is not None and not hide else None
+        if over is None:
+            return h("div", id="shell-over-inner", hidden=True)
+        return h("div", over, id="shell-over-inner", role="group", aria_label="The game is over: what next")
+
     def render_status(self, prompt: str) -> Node:
-        """The sticky bar: whose turn, what to do, and Undo beside it."""
+        """The sticky bar: whose turn, what to do, and Undo beside it (a finished game's next
+        steps are right under it, ``render_over_row``)."""
         s = self.session
         assert s is not None
-        over = self.render_over()
+        over = bool(self.result_words()) and s.viewing is None
         seat = s.acting_seat()
         seats = s.seats()
         swatch = None
@@ -1205,7 +1224,7 @@ class Shell:
             swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
         step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
         undo = None
-        if s.mode == "host" and over is None:
+        if s.mode == "host" and not over:
             undo = h(
                 "button", "Undo", type="button", id="shell-undo", cls="secondary small",
                 disabled=s.locked() or not s.match.log or self.pending() is not None,
@@ -1233,7 +1252,6 @@ class Shell:
             swatch,
             h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
             thinking,
-            over,
             undo,
             id="shell-bar-inner",
             cls="shell-bar-inner" + (" is-past" if s.viewing is not None else ""),
@@ -1280,6 +1298,9 @@ class Shell:
             h("ol", *items, cls="shell-result-list", id="shell-result-list"),
             h("p", f"{plural(earlier, 'earlier step')} since then in the log below.", cls="muted")
             if earlier else None,
+            # a phone's sheet shows the newest two lines (style.css): the others are in the log
+            h("p", "The earlier ones are in the log below.", cls="muted shell-result-more")
+            if len(lines) > 2 and not earlier else None,
             id="shell-result-inner",
             cls="shell-result",
         )
@@ -1470,7 +1491,9 @@ class Shell:
         start, end = self.log_range()
         inert = self.pending() is not None  # the pass screen: words only, no button reacts
         items: list[Node] = []
-        for line in self.log_lines(start, end):
+        lines = self.log_lines(start, end)
+        stop = self.log_stop([line["step"] for line in lines])
+        for line in lines:
             step = line["step"]
             cls = "is-viewed" if s.viewing == step else ("is-future" if s.viewing is not None and step > s.viewing else None)
             items.append(
@@ -1482,7 +1505,8 @@ class Shell:
                     " ",
                     h("code", line["code"], cls="shell-code"),
                     h("button", "View", type="button", cls="small", data_view=str(step), disabled=inert,
-                      aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.jump(k)),
+                      id=f"shell-view-{step}", tabindex="0" if step == stop else "-1",
+                      aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.view_step(k)),
                     cls=cls,
                     data_step=str(step),
                     value=str(step),
@@ -1507,12 +1531,45 @@ class Shell:
               " Show the action codes (for hosts who type actions)", cls="shell-codes-toggle"),
             more,
             h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
-              aria_label="Log of the game"),
+              aria_label="Log of the game: one Tab stop, the arrow keys, Home and End move between its steps",
+              on_keydown=None if inert else (lambda ev, steps=[line["step"] for line in lines]: self.log_key(ev, steps))),
             later,
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             self.render_draw_check(),
             id="shell-log-inner",
         )
+
+    def log_stop(self, steps: Sequence[int]) -> int | None:
+        """The one View button of the drawn ``steps`` that Tab reaches (issue 21, item 2: the
+        ~60 buttons were ~60 Tab stops between the controls and the map): the one last moved to
+        with the arrow keys or used, else the step on screen, else the newest."""
+        s = self.session
+        if not steps or s is None:
+            return None
+        for k in (self.log_focus, s.viewing):
+            if k is not None and k in steps:
+                return k
+        return steps[-1]
+
+    def log_key(self, ev: Any, steps: Sequence[int]) -> None:
+        """Arrow keys (Up/Left: earlier, Down/Right: later), Home and End within the log's View
+        buttons (a roving tabindex); other keys are left to the page."""
+        stop = self.log_stop(steps)
+        if stop is None:
+            return
+        i = list(steps).index(stop)
+        moves = {"ArrowUp": i - 1, "ArrowLeft": i - 1, "ArrowDown": i + 1, "ArrowRight": i + 1,
+                 "Home": 0, "End": len(steps) - 1, "PageUp": i - 10, "PageDown": i + 10}
+        if ev.key not in moves or ev.ctrl or ev.alt or ev.meta:
+            return
+        ev.prevent()
+        self.log_focus = steps[max(0, min(len(steps) - 1, moves[ev.key]))]
+        self.host.focus(f"shell-view-{self.log_focus}")
+
+    def view_step(self, step: int) -> None:
+        """A log View pressed: that step on screen, and its button the log's Tab stop."""
+        self.log_focus = step
+        self.jump(step)
 
     def log_range(self) -> tuple[int, int]:
         """The log lines drawn, ``[start, end)``: the latest ones, or the page a person moved to

@@ -6,7 +6,7 @@ tested in CPython. A game page module ends with ``run(ItsPage)``; the build's bo
 calls the module's ``main()``.
 
 Contracts with the template ``game.html`` (named once, here and there): the containers
-``#shell-setup``, ``#shell-game``, ``#shell-bar``, ``#shell-viewing``, ``#shell-handover``,
+``#shell-setup``, ``#shell-game``, ``#shell-bar``, ``#shell-over``, ``#shell-viewing``, ``#shell-handover``,
 ``#shell-log-box``, ``#shell-links``, ``#shell-chart``, ``#shell-saved``, ``#shell-toast``;
 the set-up form ``#shell-setup-form``; the file input ``#shell-import`` and the download
 button ``#shell-download``. A page's own containers are named by the ids its ``render``
@@ -364,6 +364,8 @@ class Runner:
         tag = "" if frame.nullish(target) else str(getattr(target, "tagName", "") or "").lower()
         if tag in ("input", "textarea", "select") or self.shell.session is None:
             return
+        if bool(ev.defaultPrevented):  # a control used the key (the log's arrow keys)
+            return
         event = Event(
             type="keydown", key=str(ev.key or ""), ctrl=bool(ev.ctrlKey), alt=bool(ev.altKey),
             meta=bool(ev.metaKey), shift=bool(ev.shiftKey), raw=ev,
@@ -584,6 +586,7 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
+        dom.mount_id("shell-over", shell.render_over_row(hide=guest))  # a guest's next step is the host's
         dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
         dom.mount_id("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()

@@ -68,7 +68,9 @@ export function attachMapView(svg, options = {}) {
   const markFont = parseFloat(svg.dataset.markFont || "0");
   // a map may also carry larger labels of the names that do not overlap at that size
   // ("labels-main", shown while the full set is too small to read, issue 21 item 8)
-  const mainLabels = svg.querySelector("g.labels-main[font-size]");
+  // (or tiers of them in decreasing sizes, each "is-small" while drawn under 9 px: World)
+  const mainTiers = [...svg.querySelectorAll("g.labels-main[font-size]")];
+  const mainLabels = mainTiers[0] || null;
   function labelSize() {
     const unit = (svg.clientWidth || full.w) / full.w;
     if (markFont) svg.classList.toggle("marks-small", markFont * k * unit < MIN_LABEL_PX);
@@ -79,6 +81,9 @@ export function attachMapView(svg, options = {}) {
     svg.dataset.labelPx = (px < MIN_LABEL_PX && mainPx >= MIN_LABEL_PX ? mainPx : px).toFixed(1);
     svg.classList.toggle("labels-small", px < MIN_LABEL_PX);
     if (mainLabels) svg.classList.toggle("labels-main-small", mainPx < MIN_LABEL_PX);
+    for (const g of mainTiers) {
+      g.classList.toggle("is-small", parseFloat(g.getAttribute("font-size")) * k * unit < MIN_LABEL_PX);
+    }
   }
 
   function apply() {

@@ -166,3 +166,146 @@ def test_landing_page_pictures_and_continue_first(open_page) -> None:  # noqa: A
     page.wait_for_selector("#shell-game:not([hidden])", timeout=ENGINE_TIMEOUT_MS)
     w.forgive_navigation_aborts()
     w.assert_clean()
+
+
+class Keys:
+    """A person at the keyboard alone: Tab to a control, keys on it; ``tabs`` counts every Tab."""
+
+    LIMIT = 400
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.tabs = 0
+        self.per: list[tuple[str, int]] = []
+
+    def tab_to(self, selector: str) -> None:
+        for n in range(self.LIMIT):
+            if self.page.evaluate("(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector):
+                self.per.append((selector, n))
+                return
+            self.page.keyboard.press("Tab")
+            self.tabs += 1
+        raise AssertionError(f"{self.LIMIT} Tab presses never reached {selector}")
+
+    def choose(self, t: int) -> None:
+        """Territory ``t`` in the Choose list under the map: Tab to it, arrow keys, Tab to OK, Enter."""
+        self.tab_to("#wc-choose-t")
+        at, want = self.page.evaluate(
+            "(t) => { const s = document.getElementById('wc-choose-t');"
+            " return [s.selectedIndex, [...s.options].findIndex((o) => o.value === String(t))]; }", t)
+        assert want >= 0, f"territory {t} is not in the Choose list"
+        for _ in range(abs(want - at)):
+            self.page.keyboard.press("ArrowDown" if want > at else "ArrowUp")
+        assert self.page.input_value("#wc-choose-t") == str(t)
+        self.tab_to("#wc-choose-go")
+        self.page.keyboard.press("Enter")
+
+
+def test_a_world_turn_by_keyboard_and_the_log_is_one_tab_stop(open_page) -> None:  # noqa: ANN001
+    """Issue 21, item 2: a World turn (place every troop, attack until done, end the turn)
+    with the keyboard alone, Tab to each control and the Choose list for the territories.
+    The log's ~60 View buttons were ~60 Tab stops that every round trip from the panel back
+    to the Choose list walked through (149 presses counted for one turn); they are one Tab
+    stop now, arrow keys moving within the log (a roving tabindex)."""
+    from conquest.games.world.rules import RULES
+    from tests.browser.test_world_page import board, wait_act
+
+    frag, _winner = late_position()
+    w = open_page(f"play/world/#{frag}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    act, step = wait_act(page, None)
+    assert act == "reinforce"
+    keys = Keys(page)
+    own, _troops = board(page)
+    me = own[int(page.locator("#wc-map .territory.is-eligible").first.get_attribute("data-index") or 0)]
+    keys.tab_to("#wc-place-all")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('wc-place-n').value === document.getElementById('wc-place-n').max")
+    fronts = [t for t in range(42) if own[t] == me and any(own[d] != me for d in RULES.adj[t])]
+    front = min(fronts, key=lambda t: RULES.names[t])
+    keys.choose(front)
+    act, step = wait_act(page, step)
+    assert act == "attack"
+    own, _troops = board(page)
+    enemy = next(d for d in RULES.adj[front] if own[d] != me)
+    keys.choose(front)
+    page.wait_for_selector("#wc-cancel")
+    keys.choose(enemy)
+    page.wait_for_selector("#wc-blitz")
+    keys.tab_to("#wc-blitz")
+    page.keyboard.press("Enter")
+    act, step = wait_act(page, step)
+    own, _troops = board(page)
+    assert own[enemy] == me, "the attack until done did not take the territory (a 99% chance)"
+    keys.tab_to("#wc-end")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.getElementById('wc-panel-inner').dataset.step !== '{step}'")
+    print(f"World turn by keyboard: {keys.tabs} Tab presses ({keys.per})")
+    assert keys.tabs <= 70, keys.per  # 303 before (60 View buttons in every round trip), 66 after
+    # the log: one Tab stop, arrow keys within it (once the computers' turns are over)
+    wait_act(page, step)
+    views = page.locator("#shell-log button[data-view]")
+    assert views.count() >= 20
+    stops = page.eval_on_selector_all("#shell-log button[data-view]", "bs => bs.filter(b => b.tabIndex >= 0).length")
+    assert stops == 1, f"{stops} of the log's View buttons are Tab stops"
+    keys.tab_to("#shell-log button[data-view]")
+    last = page.evaluate("document.activeElement.dataset.view")
+    page.keyboard.press("ArrowUp")
+    assert int(page.evaluate("document.activeElement.dataset.view")) == int(last) - 1
+    page.keyboard.press("Home")
+    first = page.evaluate("document.activeElement.dataset.view")
+    assert first == views.first.get_attribute("data-view")
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.dataset.view") == last
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Tab")  # out of the log in one press, whichever View had the focus
+    assert not page.evaluate("!!document.activeElement.closest('#shell-log')")
+    page.keyboard.press("Shift+Tab")  # and back to the View last moved to
+    assert int(page.evaluate("document.activeElement.dataset.view")) == int(last) - 1
+
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_world_names_at_the_whole_map_on_a_desktop(open_page) -> None:  # noqa: ANN001
+    """Issue 21, left item 4: at 1280x800 World's whole map drew its names at 5.6 px, so
+    they were hidden until zoomed in (0 of 42 names shown). Shown now where they can be: at
+    least 9 px as drawn, 12 px for most, apart from each other and from the troop badges."""
+    frag, _winner = late_position()
+    w = open_page(f"play/world/#{frag}")
+    page = w.page
+    page.set_viewport_size(DESK)
+    page.wait_for_selector("#wc-panel-inner[data-act='reinforce']", timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_timeout(300)  # the map's size observed (mapview.js)
+
+    def shown() -> list[dict[str, Any]]:
+        return page.eval_on_selector_all(
+            "#wc-map text.label",
+            """ts => ts.filter(t => t.getClientRects().length && getComputedStyle(t.parentNode).display !== 'none')
+                .map(t => { const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+                    return {l: r.left, t: r.top, r: r.right, b: r.bottom, id: t.id,
+                            px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)}; })""",
+        )
+
+    names = shown()
+    sizes = sorted(n["px"] for n in names) or [0.0]
+    print(f"World at 1280x800, whole map: {len(names)} of 42 names shown, "
+          f"{sum(p >= 12 for p in sizes)} at 12 px or more, smallest {sizes[0]:.1f} px")
+    assert len(names) >= 25 and sizes[0] >= 9 and sum(p >= 12 for p in sizes) >= 20
+    assert len({n["id"][len("wc-lm"):] for n in names}) == len(names)  # each name once
+    assert overlaps(names) == []
+    badges = page.eval_on_selector_all(
+        "#wc-marks-inner circle.wc-badge",
+        "cs => cs.map(c => { const r = c.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; })")
+    assert len(badges) == 42
+    hits = [(n["id"], j) for n in names for j in range(len(badges)) if overlaps([n, badges[j]])]
+    assert hits == [], hits
+    # zoomed in: every name, at the map's own size (the larger set is gone)
+    page.click(".wc-maptools button[data-zoom='in']")
+    page.click(".wc-maptools button[data-zoom='in']")
+    page.wait_for_function("!document.getElementById('wc-map').classList.contains('labels-small')")
+    inside = [n for n in shown() if n["id"].startswith("wc-l") and not n["id"].startswith("wc-lm")]
+    assert inside and not [n for n in shown() if n["id"].startswith("wc-lm")]
+    assert min(n["px"] for n in inside) >= 9
+    w.assert_clean()

@@ -82,6 +82,13 @@ def play_duel(console, context, base_url: str, nth: str, shots: bool = False) ->
     duel.click("#cq-sq-f4")
     duel.click("#cq-sq-a4")
     expect(duel.locator("#shell-duel")).to_contain_text("The duel is over")
+    # the duel's next step, not the generic "Play again" (issue 21, left item 5)
+    expect(duel.locator("#shell-over-duel")).to_have_text("Back to the campaign")
+    assert duel.locator("#shell-rematch").count() == 0
+    if shots:
+        for width in (1280, 360):
+            duel.set_viewport_size({"width": width, "height": 900 if width > 600 else 740})
+            duel.screenshot(path=f"{SHOTS}/duel-page-over-{width}.png", full_page=False)
     dw.assert_clean()
     duel.close()
 

@@ -105,14 +105,8 @@ class Taps:
                 arg=selector, timeout=3_000)
         except PlaywrightTimeout:  # the checks below say what is wrong
             pass
-        # a control cut by the screen's lower edge inside the step's sheet: the person swipes the
-        # sheet (it scrolls on its own; the map above it stays where it is), as one would
-        self.page.evaluate(
-            """(sel) => { const el = document.querySelector(sel), sheet = el && el.closest('.play-sheet');
-                if (!sheet) return; const over = el.getBoundingClientRect().bottom - innerHeight;
-                if (over > 0) sheet.scrollTop += over + 4; }""",
-            selector,
-        )
+        # no swipe: the step's controls come first in the sheet, what the last step did under
+        # them (issue 21; the test swiped the sheet while the result box stood above them)
         self.screen()
         box = self.page.evaluate(
             """(sel) => {
@@ -120,13 +114,15 @@ class Taps:
                 if (!el) return null;
                 const b = el.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
                 const top = document.elementFromPoint(x, y);
-                return { x, y, w: b.width, h: b.height, bottom: b.bottom, top: b.top,
+                const sheet = el.closest('.play-sheet');  // a control cut by its sheet's edge is not tappable
+                const clip = Math.min(innerHeight, sheet ? sheet.getBoundingClientRect().bottom : innerHeight);
+                return { x, y, w: b.width, h: b.height, bottom: b.bottom, top: b.top, clip,
                          free: !!top && (top === el || el.contains(top)) };
             }""",
             selector,
         )
         assert box is not None, f"no {selector}"
-        assert box["top"] >= 0 and box["bottom"] <= 740, f"{selector} is off screen: {box}"
+        assert box["top"] >= 0 and box["bottom"] <= box["clip"], f"{selector} is off screen: {box}"
         assert box["free"], f"{selector} is covered where it is tapped: {box}"
         assert box["w"] >= MIN and box["h"] >= MIN, f"{selector} is {box['w']:.0f}x{box['h']:.0f} px"
         self.sizes.append((selector, box["w"], box["h"]))
@@ -398,4 +394,149 @@ def test_reign_and_conquests_targets_and_text_on_a_phone(phone: Any, base_url: s
     assert len(sizes) >= 12 and min(sizes) >= 12, sizes
     assert small_targets(page) == []
     w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def finished_world(last: bool) -> str:
+    """A host link to a bots' game of World won by Bob (played by the person): the whole
+    game, or all of it but its last attack (Bob's, which takes the last territory)."""
+    from conquest.games.world import GAME as WORLD
+    from conquest.games.world.bots import RuleBot
+    from conquest.rng import Rng
+    from tests.browser.test_world_page import COLOURS, think
+
+    seats: list[dict[str, str]] = [{"name": n, "colour": c} for n, c in zip(("Ann", "Bob", "Cy"), COLOURS, strict=True)]
+    m = Match(WORLD, {"seats": seats, "order": "fixed", "deal": True}, rng=Rng(1))
+    m.resolve_chance()
+    bot = RuleBot(Rng(1))
+    while m.state.phase != "over":
+        m.play(think(bot, m.state))
+    assert m.state.winner == 1
+    save = m.save().to_json()
+    save["options"] = {**save["options"], "seats": [s if i == 1 else {**s, "bot": "Rule-based"}
+                                                    for i, s in enumerate(seats)]}
+    if last:
+        assert save["log"][-3] == "b17-19"
+        save["log"] = save["log"][:-3]  # the attack until done ("b17-19") and its two rolls
+        save["undone"] = []
+    return make_fragment(save, "h")
+
+
+def on_first_screen(page: Any, selector: str) -> dict[str, Any]:
+    """Where ``selector`` is drawn, measured as it stands: nothing is scrolled or swiped."""
+    box = page.evaluate(
+        """(sel) => { const el = document.querySelector(sel); if (!el) return null;
+            const b = el.getBoundingClientRect(), t = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+            const sheet = el.closest('.play-sheet');
+            const clip = Math.min(innerHeight, sheet ? sheet.getBoundingClientRect().bottom : innerHeight);
+            return { top: b.top, bottom: b.bottom, clip, w: b.width, h: b.height,
+                     free: !!t && (t === el || el.contains(t)) }; }""",
+        selector,
+    )
+    assert box is not None, f"no {selector}"
+    assert box["top"] >= 0 and box["bottom"] <= box["clip"] + 0.5 and box["free"], \
+        f"{selector} is not on the first screen (or cut by the sheet's edge): {box}"
+    return box
+
+
+def test_a_finished_game_shows_its_result_and_next_step_without_a_swipe(phone: Any, base_url: str) -> None:
+    """Issue 21 (left item 2): the winning roll by a tap; then the result (the page's winner
+    line and "What just happened") and the next steps (Play again, another game) are on the
+    first screen at 360x740, without swiping the sheet or scrolling. Before, the next steps
+    were in the status bar, cut to 56 px: "Play again" half drawn (y 26-70), "Start or resume
+    another game" under the bar's edge (y 76-120), not tappable."""
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/world/#" + finished_world(last=True))
+    w.wait_engine()
+    act, step = wait_act(page, None)
+    assert act == "attack"
+    page.wait_for_timeout(1500)  # the play screen scrolled into place (mapboard.js)
+    taps = Taps(page, "wc-map")
+    # the last attack by taps: from Northern Europe (17) on Southern Europe (19), until done
+    taps.territory("wc", 17, "!!document.getElementById('wc-cancel')")
+    taps.territory("wc", 19, "!!document.getElementById('wc-blitz')")
+    taps.tap("#wc-blitz")
+    act, _ = wait_act(page, step)
+    assert act == "over", "Bob's attack until done did not take the last territory"
+    page.wait_for_timeout(600)
+    scrolled = page.evaluate("[window.scrollY, document.querySelector('.play-sheet').scrollTop]")
+    page.screenshot(path=str(SHOTS / "phone-world-over-360.png"))
+    on_first_screen(page, "#wc-win")
+    assert page.inner_text("#wc-win") == "Bob holds the world and wins (W7)."
+    box = on_first_screen(page, "#shell-result-inner")
+    assert "Bob" in page.inner_text("#shell-result-inner") and box["h"] > 20
+    if page.locator("#wc-result").count():  # the roll's dice with it
+        on_first_screen(page, "#wc-result")
+    for sel in ("#shell-rematch", "#shell-over-new"):
+        box = on_first_screen(page, sel)
+        assert box["w"] >= MIN and box["h"] >= MIN, f"{sel} is {box['w']:.0f}x{box['h']:.0f} px"
+    taps.screen()  # the map on screen, the bar at most 56 px, no overflow, no small text
+    assert page.evaluate("[window.scrollY, document.querySelector('.play-sheet').scrollTop]") == scrolled
+    assert scrolled[1] == 0, "the sheet was swiped"
+    page.locator("#shell-rematch").tap()  # the next step works by a tap
+    page.wait_for_function("document.getElementById('wc-panel-inner').dataset.act !== 'over'", timeout=60_000)
+    w.forgive_navigation_aborts()
+    w.assert_clean()
+
+
+def test_short_campaign_play_screen_on_a_phone(phone: Any, base_url: str) -> None:
+    """Issue 21 (left item 3): Short Campaign at 360x740 gets the play screen World and the
+    Metagame have: the map and its Choose list on top, the question (or its reveal) and the
+    scores in the sheet under them. Every question is answered and every territory picked by
+    taps (a guess typed on the phone's keyboard) with the question's controls and the map on
+    one screen, never a scroll between them. Before, the question stood above the map: the
+    map started at y 586 under a question (its foot at 802, past the screen) and at y 795
+    under the reveal of a pick, the Choose list at y 1021."""
+    page = phone.new_page()
+    w = watch(page, base_url)
+    page.goto(base_url + "play/campaign/")
+    w.wait_engine()
+    page.wait_for_selector("#cp-cat-capitals")
+    page.locator("#shell-start").tap()
+    page.wait_for_selector("#shell-game:not([hidden])")
+    page.wait_for_timeout(1500)  # the play screen scrolled into place (mapboard.js)
+    taps = Taps(page, "cp-map")
+    print("Short Campaign at 360x740:", map_figures(page, "cp"))
+    acts: dict[str, int] = {}
+    scroll = None
+    step: str | None = None
+    from tests.browser.test_campaign_page import wait_acting
+
+    for _ in range(60):
+        act, step = wait_acting(page, step)
+        if act == "over":
+            break
+        now = page.evaluate("window.scrollY")
+        scroll = now if scroll is None else scroll
+        assert abs(now - scroll) <= 4, f"the page scrolled from {scroll} to {now} at {act}"  # the bar's 1-2 px aside
+        acts[act] = acts.get(act, 0) + 1
+        if act == "hold":
+            taps.tap("#cp-go")
+            page.wait_for_function("document.getElementById('cp-stage-inner').dataset.act !== 'hold'")
+            step = None
+        elif act == "answer-guess":
+            on_first_screen(page, "#cp-qtext")
+            taps.tap("#cp-guess")
+            low = int(page.get_attribute("#cp-guess", "min") or 0)
+            high = int(page.get_attribute("#cp-guess", "max") or 0)
+            page.keyboard.type(str((low + high) // 3))  # the phone's keyboard
+            taps.tap("#cp-guess-go")
+        elif act == "answer-choice":
+            on_first_screen(page, "#cp-qtext")
+            taps.tap("#cp-opt-0")
+        else:  # pick or attack: on the map by taps, and now and then in the Choose list
+            if act == "pick" and acts[act] == 1:
+                page.screenshot(path=str(SHOTS / "phone-campaign-pick-360.png"))
+            if acts[act] % 2:
+                t = int(page.locator("#cp-map .territory.is-eligible").first.get_attribute("data-index") or 0)
+                taps.territory("cp", t, f"document.getElementById('cp-stage-inner').dataset.step !== '{step}'")
+            else:
+                taps.tap("#cp-choose-inner button")
+        if acts.get("pick", 0) >= 2 and acts.get("attack", 0) >= 1 and acts.get("answer-guess", 0) >= 2:
+            break
+    page.screenshot(path=str(SHOTS / "phone-campaign-360.png"))
+    assert acts.get("pick", 0) >= 2 and acts.get("answer-guess", 0) >= 2, acts
+    taps.report("Short Campaign")
+    assert all(s[1] >= MIN and s[2] >= MIN for s in taps.sizes), taps.sizes
     w.assert_clean()
