@@ -15,7 +15,7 @@ from conquest.games.world.rules import RULES
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
-from tests.browser.test_live_page import COLOURS, WORLD, device, host_save, ready, relay  # noqa: F401
+from tests.browser.test_live_page import COLOURS, WORLD, device, host_save, ready
 
 
 def sealed_midgame(seed: int = 3) -> tuple[str, Match]:

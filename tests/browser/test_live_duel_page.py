@@ -11,26 +11,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import watch
 from tests.browser.test_live_page import ready
 from tests.browser.test_metagame_duels_page import capital_duel_link
-from tools.relay import local_relay
 
 #: after Black's e5d4 White has no legal move: Black (Bob, the defender) wins (C5)
 HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
 SHOTS = "/tmp"
-
-
-@pytest.fixture(scope="module")
-def relay() -> Iterator[str]:
-    with local_relay() as url:
-        yield url
 
 
 def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
