@@ -16,7 +16,6 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from duel_desk import duel_next
 from ui import FSI, PDI, Node, h, isolate, svg
 
 from conquest.bots import levels as bot_levels
@@ -1188,6 +1187,8 @@ class Shell:
         words = self.result_words()
         if not words or s.viewing is not None:
             return None
+        from duel_desk import duel_next  # here: duel_desk imports live, which imports shell
+
         duel = duel_next(self)  # a campaign's duel: its own next step (M12), not "Play again"
         if duel is not None:
             return duel
