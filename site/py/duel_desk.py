@@ -38,7 +38,7 @@ from conquest.games.metagame.actions import Duel
 from conquest.games.metagame.duelrecord import duel_from_save, duel_game_id, duel_setup
 from conquest.games.metagame.phases import Phase
 from conquest.rng import Rng
-from conquest.savecode import SaveCodeError, make_fragment, parse_fragment
+from conquest.savecode import SaveCodeError, load_json, make_fragment, parse_fragment
 from conquest.session import Match
 
 __all__ = ["DuelDesk", "duel_banner", "TIES_KEY", "MODES", "site_base"]
@@ -64,7 +64,7 @@ def load_ties(host: Any) -> dict[str, dict[str, Any]]:
     """Duel slot -> its tie to a campaign; anything unreadable is an empty map (a preference is data)."""
     raw = host.load_pref(TIES_KEY)
     try:
-        obj = json.loads(raw) if raw else {}
+        obj = load_json(raw, "preference") if raw else {}
     except ValueError:
         return {}
     if not isinstance(obj, dict):

@@ -20,7 +20,14 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
 from conquest.core import ConquestError, GameError, get_game
-from conquest.savecode import SaveCodeError, is_anchor, make_fragment, parse_fragment, parse_save_json
+from conquest.savecode import (
+    SaveCodeError,
+    is_anchor,
+    load_json,
+    make_fragment,
+    parse_fragment,
+    parse_save_json,
+)
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, DisabledBackend, Slot, SlotStore, StorageError, link_name
 
@@ -194,7 +201,7 @@ def playable_games() -> set[str]:
     node = document.getElementById(SITE_DATA_ID)
     if nullish(node):
         return set()
-    return {str(g) for g in json.loads(str(node.textContent)).get("playable", [])}
+    return {str(g) for g in load_json(str(node.textContent), "site data").get("playable", [])}
 
 
 def check_save(save: dict[str, Any]) -> Match:

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from conquest.savecode import SaveCodeError, validate_save
+from conquest.savecode import SaveCodeError, load_json, validate_save
 from conquest.store import Backend, SlotStore, StorageError
 
 __all__ = [
@@ -102,7 +102,7 @@ def copy_state(
 def read_copy_state(text: str) -> dict[str, Any]:
     """The copy's own data, checked: it is data from a file like any other."""
     try:
-        obj = json.loads(text)
+        obj = load_json(text, "offline copy's game data")  # bounded: a file like any other (issue 20)
     except ValueError:
         raise SaveCodeError("schema", "This offline copy's game data is damaged; download the copy again.") from None
     if not isinstance(obj, dict) or obj.get("v") != COPY_FORMAT:

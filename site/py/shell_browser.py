@@ -27,7 +27,7 @@ from shell import GamePage, Shell, check_save
 from ui import Event, Node
 
 from conquest.core import get_game
-from conquest.savecode import SaveCodeError, parse_fragment
+from conquest.savecode import SaveCodeError, load_json, parse_fragment
 from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
@@ -302,7 +302,7 @@ class Runner:
         if s is None:
             return
         try:
-            locks = json.loads(self.host.load_pref(SEAT_LOCKS_KEY) or "{}")
+            locks = load_json(self.host.load_pref(SEAT_LOCKS_KEY) or "{}", "preference")  # bounded (issue 20)
         except ValueError:
             locks = {}
         locks = {str(k): v for k, v in locks.items() if isinstance(v, int)} if isinstance(locks, dict) else {}
@@ -453,7 +453,7 @@ class Runner:
 
     def on_channel(self, ev: Any) -> None:
         try:
-            msg = json.loads(str(ev.data))
+            msg = load_json(str(ev.data), "message")  # another tab's text: bounded
         except (TypeError, ValueError):
             return
         if not isinstance(msg, dict):
