@@ -56,3 +56,71 @@ def test_a_name_with_a_right_to_left_override_is_isolated_in_the_status_and_the_
     bar = text(find(shell.render_status(page.prompt(shell.session.view())), "#shell-prompt"))
     assert rlo in bar and rlo not in bar.replace(f"{fsi}{rlo}", "")
     assert shell.session.seat_name(0) == f"{fsi}{rlo}Ann evil{pdi}" and shell.session.seat_name(2) == "Cy"
+
+
+def test_every_text_of_the_metagame_page_keeps_its_direction_with_hostile_names() -> None:
+    """Item 8's last reversed text: the Metagame page wrote names into its own texts (the
+    players' table, the invasion's heading, the wheel's labels, the result's buttons, the
+    host's selects) without isolating them; 22 kinds of text reversed the rest of their line.
+
+    Every seat, every game on the wheel, the title and a custom map's territories carry a
+    right-to-left override; through a whole game (443 steps: claims, invasions, slices,
+    spins, results) no text of any mounted tree leaves a direction control loose
+    (``ui.reversing_texts``: outside an FSI…PDI isolate or ``<bdi>``).
+    """
+    from metagame import MetagamePage
+    from page_host import render_all
+    from test_metagame import grid_map
+    from ui import reversing_texts
+
+    from conquest.core import get_game
+    from conquest.games.metagame.engine import default_games
+    from conquest.rng import Rng
+
+    rlo = "\u202e"
+    game = get_game("metagame")
+    for map_data in (None, grid_map(4, 4)):
+        if map_data is not None:
+            for t in map_data["territories"]:
+                t["name"] = f"{rlo}{t['name']} land"
+        opts = {"players": [{"name": f"{rlo}Ann evil"}, {"name": f"{rlo}Bob"}, {"name": f"Cy{rlo}x"}],
+                "games": [f"{rlo}{g}" for g in default_games()], "title": f"{rlo}Title", "map_data": map_data}
+        match = Match(game, opts, rng=Rng(5))
+        match.resolve_chance()
+        shell, page, host = make_page(MetagamePage)
+        slot = host.store.create(match.save().to_json(), f"{rlo}Slot", host.now())
+        loose: dict[str, str] = {}
+        shell.open(match, slot)
+        drawn = set()
+        for i in range(450):
+            if (match.state.phase, i // 60) not in drawn:  # each phase, again every 60 steps
+                drawn.add((match.state.phase, i // 60))
+                trees = render_all(shell)
+                trees["shell-saved"] = shell.isolated(shell.render_saved(host.store.list("metagame"), slot.id))
+                for cid, tree in trees.items():
+                    for t in reversing_texts(tree):
+                        loose.setdefault(cid, t)
+            actions = match.legal_actions()
+            if match.outcome() is not None or not actions:
+                break
+            match.play(actions[i % len(actions)])
+        assert len(match.log) > 60  # past claims into invasions, slices and spins
+        assert loose == {}
+
+
+def test_a_text_with_a_loose_override_is_isolated_whole_and_names_inside_it() -> None:
+    """The pass every mounted tree goes through: known names isolated where they stand, and a
+    text still holding a loose control (a name cut short) isolated whole; plain text as is."""
+    from ui import h, isolate_text, isolate_tree, names_pattern, reversing_texts
+
+    rlo, fsi, pdi = "\u202e", "\u2068", "\u2069"
+    pattern = names_pattern([f"{rlo}Bob", f"{rlo}Bobby", "Ann"])
+    assert isolate_text(f"{rlo}Bobby and {rlo}Bob play", pattern) == f"{fsi}{rlo}Bobby{pdi} and {fsi}{rlo}Bob{pdi} play"
+    assert isolate_text(f"{fsi}{rlo}Bob{pdi} plays", pattern) == f"{fsi}{rlo}Bob{pdi} plays"  # already: kept
+    assert isolate_text(f"{rlo}Bo… plays", pattern) == f"{fsi}{rlo}Bo… plays{pdi}"
+    assert isolate_text(f"{fsi}open", None) == f"{fsi}{fsi}open{pdi}{pdi}"
+    assert isolate_text("Ann plays", pattern) == "Ann plays"
+    tree = h("p", f"{rlo}Bob wins", h("b", f"x{rlo}"), "plain")
+    assert len(reversing_texts(tree)) == 2
+    assert reversing_texts(isolate_tree(tree, pattern)) == []
+    assert reversing_texts(h("bdi", f"{rlo}Bob")) == []

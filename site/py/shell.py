@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ui import FSI, PDI, Node, h, isolate, svg
+from ui import FSI, PDI, Node, bidi_text, h, isolate, isolate_tree, names_pattern, svg
 
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
@@ -194,6 +194,26 @@ def check_save(save: Mapping[str, Any]) -> Match:
         raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
     except GameError as exc:
         raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+
+
+
+def option_texts(options: Any, limit: int = 20_000) -> list[str]:
+    """The texts in a game's options with right-to-left letters or direction controls in them
+    (at most ``limit`` values visited: options are bounded by their schema, this by itself)."""
+    out: list[str] = []
+    todo = [options]
+    seen = 0
+    while todo and seen < limit:
+        item = todo.pop()
+        seen += 1
+        if isinstance(item, str):
+            if bidi_text(item):
+                out.append(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+    return out
 
 
 # -- bots ----------------------------------------------------------------------------------
@@ -657,6 +677,8 @@ class Shell:
         #: slots of this game that cannot be opened, and why (checked when the page starts and
         #: whenever one fails to open): listed plainly with Delete and Export as stored
         self.damaged: dict[str, str] = {}
+        #: (the options it was made for, the pattern of their names to isolate)
+        self._bidi_pattern: tuple[Any, Any] | None = None
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
     def say(self, text: str, kind: str = "notice") -> None:
@@ -1092,6 +1114,22 @@ class Shell:
         if s is not None and 0 <= seat < len(s.seats()) and not s.seats()[seat].is_bot:
             s.device = s.shown_seat = seat
             s.ready_at = self.host.clock()
+
+    # -- text direction: every mounted tree passes here (issue 20, item 8) -------------
+    def isolated(self, tree: Node) -> Node:
+        """``tree`` with every name from the game's options isolated in its texts, and any
+        text still holding a loose direction control isolated whole (:func:`ui.isolate_tree`).
+
+        The names are every text in the options with right-to-left letters or controls in it
+        (seat and player names, a title, a wheel's games, a custom map's territories): they
+        are what a link or a file brings, wherever a page writes them.
+        """
+        s = self.session
+        key = None if s is None else id(s.match.options)
+        if self._bidi_pattern is None or self._bidi_pattern[0] != key:
+            names = option_texts(s.match.options) if s is not None else []
+            self._bidi_pattern = (key, names_pattern(names))
+        return isolate_tree(tree, self._bidi_pattern[1])
 
     # -- renderers of the shared parts --------------------------------------------------
     def render_message(self) -> Node:

@@ -556,9 +556,13 @@ class Runner:
             target.setAttribute("tabindex", "-1")
         target.focus(js.Object.fromEntries([["preventScroll", True]]))
 
+    def mount(self, cid: str, tree: Node) -> None:
+        """Every tree a page shows goes through :meth:`Shell.isolated` (issue 20, item 8)."""
+        dom.mount_id(cid, self.shell.isolated(tree))
+
     def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
-        dom.mount_id("shell-toast", shell.render_message())
+        self.mount("shell-toast", shell.render_message())
         if self.live is not None:
             self.live.mount()
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
@@ -566,42 +570,42 @@ class Runner:
             slots = self.host.store.list(self.game.id)
         except Exception:  # noqa: BLE001 - the game on screen matters more than the list
             slots = []
-        dom.mount_id("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
+        self.mount("shell-saved", shell.render_saved(slots, None if s is None else s.slot_id))
         mark_field_errors(shell.field_errors)
         guest = self.live is not None and self.live.role == "guest"
         if s is None:
             setup.hidden = self.audience or guest
             game.hidden = not self.audience
             for cid, tree in self.page.render_setup().items():
-                dom.mount_id(cid, tree)
+                self.mount(cid, tree)
             if self.audience:
-                dom.mount_id("shell-bar", Node("p", children=["Waiting for the host's page…"], attrs={"id": "shell-prompt"}))
+                self.mount("shell-bar", Node("p", children=["Waiting for the host's page…"], attrs={"id": "shell-prompt"}))
             return
         setup.hidden = True
         game.hidden = False
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
-        dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
-        dom.mount_id("shell-viewing", shell.render_viewing())
+        self.mount("shell-bar", shell.render_status(self.page.prompt(view)))
+        self.mount("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
+        self.mount("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
-        dom.mount_id("shell-handover", handover)
+        self.mount("shell-handover", handover)
         document.getElementById("shell-game").classList.toggle("is-handover", "hidden" not in handover.attrs)
         drawn = self.page.render(view)
         if isinstance(drawn, Node):
             drawn = {"game-controls": drawn}
         for cid, tree in drawn.items():
-            dom.mount_id(cid, tree)
+            self.mount(cid, tree)
         for eid, patch in self.page.paint(view).items():
             apply_patch(document.getElementById(eid), patch)
-        dom.mount_id("shell-log-box", shell.render_log())
+        self.mount("shell-log-box", shell.render_log())
         if guest:  # a guest holds no save: the host's page keeps the game and its links
-            dom.mount_id("shell-links", self.live.links_note())
+            self.mount("shell-links", self.live.links_note())
         else:
-            dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
+            self.mount("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
-        dom.mount_id("shell-chart", shell.render_chart(width or 640))
+        self.mount("shell-chart", shell.render_chart(width or 640))
         self.page.after_render()
         self.announce(shell.announcement())
         self.broadcast()
