@@ -135,6 +135,7 @@ class BrowserHost:
         node = document.getElementById(element_id)
         if not frame.nullish(node):
             node.style.setProperty(prop, value)
+            dom.forget()  # the next render puts back what its tree says (a drag's ghost)
 
 
 class Runner:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "bidi_text", "isolate", "isolate_text", "isolate_tree", "names_pattern", "reversing_texts"]
+__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "bidi_text", "isolate", "isolate_text", "isolate_tree", "names_pattern", "reversing_texts", "same"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 Child = "Node | str | None"
@@ -266,6 +266,22 @@ def to_html(node: Node | str) -> str:
     if node.tag in _VOID and node.ns is None:
         return f"<{node.tag}{attrs}>"
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>"
+
+
+def same(a: Node | str, b: Node | str) -> bool:
+    """Whether two trees make the same DOM, so ``dom.mount`` may leave it as it is (issue 20,
+    item 10): same tags, attributes, texts and kinds of handler (a handler is a new closure
+    each render; its key is its place, so the DOM's key stays right). A node with properties
+    (an input's ``value``, ``checked``) is never the same: the person may have changed the
+    DOM's, and a render sets it as before."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if (
+        a.tag != b.tag or a.ns != b.ns or a.props or b.props or a.attrs != b.attrs
+        or a.on.keys() != b.on.keys() or len(a.children) != len(b.children)
+    ):
+        return False
+    return all(same(x, y) for x, y in zip(a.children, b.children, strict=True))
 
 
 def walk(node: Node) -> Iterator[Node]:
