@@ -124,3 +124,43 @@ def test_a_text_with_a_loose_override_is_isolated_whole_and_names_inside_it() ->
     assert len(reversing_texts(tree)) == 2
     assert reversing_texts(isolate_tree(tree, pattern)) == []
     assert reversing_texts(h("bdi", f"{rlo}Bob")) == []
+
+
+def test_a_long_game_opens_in_slices_that_make_the_same_match() -> None:
+    """Item 10: opening replayed a whole game in one block of the page's main thread. Now
+    ``shell.Opening`` replays a slice at a time (each slice its own task in the page); the
+    slicing is counted here on a clock that advances 1 ms per reading, never on time."""
+    from shell import Opening, check_save
+
+    from conquest.core import importing_games
+
+    save = long_match("world", 3000).save().to_json()
+    ticks = iter(range(10**9))
+    opening = Opening(save, warm=importing_games())
+    match = None
+    while match is None:
+        match = opening.advance(40.0, lambda: float(next(ticks)))
+    whole = check_save(save)
+    assert match.log == whole.log and match.states == whole.states
+    assert opening.done == opening.total == 3000
+    modules = 5  # a slice per game module imported, then the replay's
+    assert opening.slices >= modules + 3000 // (40 * 16)  # at most 40 clock readings a slice
+
+
+def test_a_refused_step_met_in_a_later_slice_says_what_check_save_says() -> None:
+    import pytest
+    from shell import Opening, check_save
+
+    from conquest.savecode import SaveCodeError
+
+    save = long_match("world", 600).save().to_json()
+    save["log"][500] = "nonsense"
+    with pytest.raises(SaveCodeError) as whole:
+        check_save(save)
+    opening = Opening(save)
+    ticks = iter(range(10**9))
+    with pytest.raises(SaveCodeError) as sliced:
+        while opening.advance(5.0, lambda: float(next(ticks))) is None:
+            pass
+    assert sliced.value.message == whole.value.message and "step 501" in sliced.value.message
+    assert opening.slices > 1

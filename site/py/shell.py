@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -24,7 +24,7 @@ from conquest.core import ConquestError, Game, GameError, private_items
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
-from conquest.session import Match, ReplayError
+from conquest.session import Match, Replay, ReplayError
 from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
 
 __all__ = [
@@ -182,19 +182,66 @@ class Host(Protocol):
 
 def check_save(save: Mapping[str, Any]) -> Match:
     """Replay a save from outside (link, file, slot); a clear message if it is unusable."""
-    from conquest.core import get_game
+    opening = Opening(save)
+    while True:
+        match = opening.advance(math.inf, lambda: 0.0)
+        if match is not None:
+            return match
 
-    try:
-        game = get_game(save["game"])
-    except KeyError:
-        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
-    try:
-        return Match(game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()))
-    except ReplayError as exc:
-        raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
-    except GameError as exc:
-        raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
 
+class Opening:
+    """:func:`check_save` in slices, so the page answers while a long game opens (issue 20,
+    item 10: a 6,000-step World game blocked the page 1.6 s, the Metagame's first game 3 s).
+
+    First ``warm`` (an iterator whose every step is one slice's work: the Metagame page
+    imports the other games, one module a slice), then the log replayed by
+    :class:`~conquest.session.Replay`. The match is the same however it is sliced; the
+    messages are :func:`check_save`'s.
+    """
+
+    def __init__(self, save: Mapping[str, Any], warm: Iterator[Any] | None = None) -> None:
+        from conquest.core import get_game
+
+        try:
+            game = get_game(save["game"])
+        except KeyError:
+            raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
+        self.save = save
+        self.game = game
+        self.warm = warm
+        self.replay: Replay | None = None
+        self.slices = 0
+
+    @property
+    def total(self) -> int:
+        return len(self.save["log"])
+
+    @property
+    def done(self) -> int:
+        return 0 if self.replay is None else self.replay.done
+
+    def advance(self, budget_ms: float, clock: Callable[[], float]) -> Match | None:
+        """One slice of about ``budget_ms``; the match when it is complete."""
+        self.slices += 1
+        if self.warm is not None:
+            if next(self.warm, None) is not None:
+                return None
+            self.warm = None
+        try:
+            if self.replay is None:
+                save = self.save
+                self.replay = Replay(self.game, save["options"], save["log"], rng=Rng(None),
+                                     undone=save.get("undone", ()))
+            return self.replay.match if self.replay.advance(budget_ms, clock) else None
+        except ReplayError as exc:
+            raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
+        except GameError as exc:
+            raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+
+    def progress(self) -> str:
+        if self.replay is None:
+            return "Opening the game: loading the rules…"
+        return f"Opening the game: step {self.done:,} of {self.total:,}…"
 
 
 def option_texts(options: Any, limit: int = 20_000) -> list[str]:
@@ -579,6 +626,9 @@ class GamePage:
     """
 
     game_id: str = ""
+    #: its views show every game (the Metagame's wheel): a game opens after they are
+    #: imported, a module a slice (``core.importing_games``), not in one block
+    needs_all_games: bool = False
 
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
@@ -1303,7 +1353,8 @@ class Shell:
         parts = []
         if "replay" in perf and s is not None:
             parts.append(f"Game of {plural(int(perf.get('replay_steps', 0)), 'step')} replayed in "
-                         f"{perf['replay']:.0f} ms on opening")
+                         f"{perf['replay']:.0f} ms on opening"
+                         + (f" ({plural(int(perf['replay_slices']), 'slice')})" if perf.get("replay_slices") else ""))
         if "apply" in perf:
             parts.append(f"last step: engine {perf['apply']:.1f} ms")
         if "render" in perf:

@@ -23,16 +23,18 @@ import js  # type: ignore[import-not-found]
 import offline
 from duel_desk import duel_banner
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
-from shell import GamePage, Shell, check_save
+from shell import GamePage, Opening, Shell, check_save
 from ui import Event, Node
 
-from conquest.core import get_game
+from conquest.core import get_game, importing_games
 from conquest.savecode import SaveCodeError, load_json, parse_fragment
 from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
 #: a bot thinks in slices this long, so a click elsewhere is answered at once
 BOT_SLICE_MS = 30.0
+#: a long game opens in slices this long, each its own task (issue 20, item 10)
+OPEN_SLICE_MS = 40.0
 #: a short pause before a bot's move is shown, so a quick reply does not look like a jump
 BOT_PAUSE_MS = 250
 #: slot id -> the seat a copy plays for (a link made for one player)
@@ -151,6 +153,9 @@ class Runner:
         self.last_bot_seat: int | None = None
         self.rendering = False
         self.channel: Any = None
+        #: the game being opened in slices (``begin_open``), and whether the page still boots
+        self.opening: Opening | None = None
+        self.booting = True
         self.audience = False
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
@@ -201,6 +206,7 @@ class Runner:
 
         self.live = live_browser.attach(self)
         if self.live.boot():  # a join link: this page is a guest at a live table
+            self.booting = False
             self.render()
             frame.ready()
             return
@@ -216,10 +222,55 @@ class Runner:
                 self.channel = None
             opened = self.open_fragment(render=False)
             if not opened and params.get("slot"):
-                self.open_slot(str(params.get("slot")))
-                self.live.resume()  # a live table this game had: open again (the host's reload)
+                # a live table this game had opens again once the game is open (the host's reload)
+                self.open_slot(str(params.get("slot")), then=self.live.resume)
+        if self.opening is None:
+            self.finish_boot()
+        else:  # the engine is "ready" once the game is open: people and tests wait for that
+            self.render()
+
+    def finish_boot(self) -> None:
         self.render()
-        frame.ready()
+        if self.booting:
+            self.booting = False
+            frame.ready()
+
+    # -- opening a game: replayed in slices, the page answering between them (item 10) -----
+    def begin_open(self, save: Any, done: Any, failed: Any) -> None:
+        """Replay ``save`` (:class:`shell.Opening`) a slice of ``OPEN_SLICE_MS`` at a time,
+        each slice its own task, with its progress in the message; then ``done(match)``, or
+        ``failed(exc)`` at the first refusal. A newer opening (another link) drops this one."""
+        warm = importing_games() if self.page.needs_all_games else None
+        opening = Opening(save, warm)
+        self.opening = opening
+        t0 = self.host.clock()
+
+        def next_slice() -> None:
+            if self.opening is not opening:
+                return
+            try:
+                match = opening.advance(OPEN_SLICE_MS, self.host.clock)
+            except Exception as exc:  # noqa: BLE001 - whatever a save holds, the page stays up
+                self.opening = None
+                self.shell.clear_message()
+                failed(exc)
+                self.finish_boot()
+                return
+            if match is None:
+                self.shell.say(opening.progress())
+                self.mount("shell-toast", self.shell.render_message())
+                self.host.later(0, next_slice)
+                return
+            self.opening = None
+            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log),
+                                   replay_slices=opening.slices)
+            if self.shell.message is not None and self.shell.message[1].startswith("Opening the game"):
+                self.shell.clear_message()
+            done(match)
+            self.finish_boot()
+
+        self.shell.say(opening.progress())
+        self.host.later(0, next_slice)
 
     def open_fragment(self, render: bool = True) -> bool:
         """A game in the address's fragment: checked, stored in a new slot, opened.
@@ -238,21 +289,29 @@ class Runner:
                 self.render()
             return True
         frame.drop_fragment()
+
+        def failed(exc: BaseException) -> None:
+            self.shell.say(f"That link could not be opened: {frame.why(exc)} Games already in this browser are "
+                           "unchanged.", "error")
+
         try:
             mode, save = parse_fragment(frag)
             if save["game"] != self.game.id:
                 raise SaveCodeError(
                     "game", "That link holds a game of another kind; open it from the home page."
                 )
-            t0 = self.host.clock()
-            match = check_save(save)
-            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
         except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
-            self.shell.say(f"That link could not be opened: {frame.why(exc)} Games already in this browser are "
-                           "unchanged.", "error")
+            failed(exc)
             if render:
                 self.render()
             return False
+        self.begin_open(save, lambda match: self.opened_link(match, save, mode, frag), failed)
+        if render:
+            self.render()
+        return True
+
+    def opened_link(self, match: Any, save: Any, mode: str, frag: str) -> None:
+        """A link's game is replayed: stored in a new slot (or kept in the address), opened."""
         slot = None
         try:
             name = link_name(self.shell.slot_name(save, mode), self.host.now())
@@ -267,18 +326,11 @@ class Runner:
         if slot is None and self.shell.session is not None:
             self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
         self.lock_seat(slot, from_link=True)
-        if render:
-            self.render()
-        return True
 
-    def open_slot(self, slot_id: str) -> None:
-        try:
-            slot = self.host.store.get(slot_id)
-            save = self.host.store.open(slot_id)
-            t0 = self.host.clock()
-            match = check_save(save)
-            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
-        except Exception as exc:  # noqa: BLE001 - whatever is stored, the page starts
+    def open_slot(self, slot_id: str, then: Any = None) -> None:
+        """A stored game, replayed in slices (``begin_open``); ``then()`` once it is open."""
+
+        def failed(exc: BaseException) -> None:
             msg = getattr(exc, "message", None) or f"This saved game cannot be opened ({type(exc).__name__})."
             listed = False
             try:
@@ -289,9 +341,20 @@ class Runner:
                 self.shell.damaged[slot_id] = msg
                 msg += " It is listed below with your saved games: delete it, or export it as stored."
             self.shell.say(f"{msg} Start a new game or resume another.", "error")
+
+        def done(match: Any) -> None:
+            self.shell.open(match, slot, slot.mode)
+            self.lock_seat(slot, from_link=False)
+            if then is not None:
+                then()
+
+        try:
+            slot = self.host.store.get(slot_id)
+            save = self.host.store.open(slot_id)
+        except Exception as exc:  # noqa: BLE001 - whatever is stored, the page starts
+            failed(exc)
             return
-        self.shell.open(match, slot, slot.mode)
-        self.lock_seat(slot, from_link=False)
+        self.begin_open(save, done, failed)
 
     def lock_seat(self, slot: Any, from_link: bool) -> None:
         """A copy that plays for one seat (``?as=N`` in a link made for one player, issue 14).
@@ -438,9 +501,11 @@ class Runner:
         except Exception:
             self.channel = None
         if self.audience_slot:
-            self.open_slot(self.audience_slot)
-            if self.shell.session is not None:
-                self.shell.session.mode = "audience"
+            self.open_slot(self.audience_slot, then=self.as_audience)
+
+    def as_audience(self) -> None:
+        if self.shell.session is not None:
+            self.shell.session.mode = "audience"
 
     def broadcast(self) -> None:
         s = self.shell.session
