@@ -164,3 +164,16 @@ def test_a_refused_step_met_in_a_later_slice_says_what_check_save_says() -> None
             pass
     assert sliced.value.message == whole.value.message and "step 501" in sliced.value.message
     assert opening.slices > 1
+
+
+def test_a_long_chart_draws_at_most_its_thinned_points_and_keeps_the_last() -> None:
+    """Item 10: a 40,000-step Campaign's chart drew 20,000 points a line (over a second in
+    CPython a render). Thinned by a power-of-two stride, so kept points stay cached."""
+    from shell import MAX_CHART_POINTS, thin_points
+
+    pts = [(i, i) for i in range(20_001)]
+    thin = thin_points(pts)
+    assert len(thin) <= MAX_CHART_POINTS + 1 and thin[0] == pts[0] and thin[-1] == pts[-1]
+    grown = thin_points([*pts, (20_001, 20_001)])
+    assert set(thin[:-1]) <= set(grown)  # the same points (and their cached stats) as it grows
+    assert thin_points(pts[:50]) == pts[:50]

@@ -1409,7 +1409,10 @@ class Shell:
             except Exception:  # describing is best effort; the code is still shown
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
-            code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
+            # a draw's code is judged only when codes are shown (a card's view is dear to
+            # compute in a long game: a second for a log window of a 40,000-step Campaign);
+            # until then it is not in the page at all
+            code = HIDDEN_CODE if chance and (not self.show_codes or self.hidden_draw(i)) else text
             out.append({"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
                         "label": label})
         return out
@@ -1683,7 +1686,7 @@ class Shell:
         assert s is not None and self.page is not None
         states = s.match.states
         cache = self._stats_cache
-        points = self.page.chart_points(states)
+        points = thin_points(self.page.chart_points(states))
         for _x, i in points:
             hit = cache.get(i)
             if hit is None or hit[0] is not states[i]:  # a state undo or a jump replaced
@@ -1702,7 +1705,7 @@ class Shell:
         charts = []
         marker = None
         if s.viewing is not None:
-            marker = next((x for x, i in self.page.chart_points(s.match.states) if i >= s.viewing), None)
+            marker = next((x for x, i in thin_points(self.page.chart_points(s.match.states)) if i >= s.viewing), None)
         for name in names:
             # a visible title over each chart (item 4: the title was only inside the SVG)
             charts.append(h("figure",
@@ -1724,6 +1727,25 @@ def shown_names(slots: Sequence[Slot]) -> dict[str, str]:
         group.sort(key=lambda x: (x.created, x.id))
         for i, sl in enumerate(group):
             out[sl.id] = name if len(group) == 1 else f"{name} ({i + 1})"
+    return out
+
+
+#: a chart draws at most about this many points a line: a 900-pixel chart shows no more, and a
+#: 40,000-step game's 20,000 points took over a second to draw (issue 20, item 10)
+MAX_CHART_POINTS = 300
+
+
+def thin_points(points: list[tuple[int, int]], most: int = MAX_CHART_POINTS) -> list[tuple[int, int]]:
+    """Every ``stride``-th point and the last, the stride a power of two so the points kept
+    stay the same as a game grows (their stats stay cached) until the stride doubles."""
+    stride = 1
+    while len(points) > most * stride:
+        stride *= 2
+    if stride == 1:
+        return points
+    out = points[::stride]
+    if out[-1] != points[-1]:
+        out.append(points[-1])
     return out
 
 
