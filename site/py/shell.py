@@ -58,6 +58,8 @@ RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
+#: a game this long makes its links in a render of their own, after the one a press needs
+LINKS_AT_ONCE = 3000
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
 
@@ -601,8 +603,10 @@ class Session:
         return save
 
     def links(self, base: str) -> dict[str, str]:
-        save = self.save()
-        return {mode: f"{base}#{make_fragment(save, mode)}" for mode in ("h", "v")}
+        """The host and view links: one code, checked and compressed once (it was twice: a
+        second of CPython on an 80,000-step game at every step, issue 20, item 10)."""
+        code = make_fragment(self.save(), "h").partition("=")[2]
+        return {mode: f"{base}#{mode}={code}" for mode in ("h", "v")}
 
     def seat_link(self, base: str) -> tuple[int, str] | None:
         """In a copy for one seat: the link for the seat that moves next (``?as=N``), or None."""
@@ -718,6 +722,7 @@ class Shell:
         self.log_start: int | None = None  # first log line drawn; None: the latest
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
+        self._links_due: Any = None  # a long game's links, made at the next render
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
         #: state index -> (that state, its stats): only the chart's points are computed
@@ -1546,6 +1551,12 @@ class Shell:
         key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
+        if len(s.match.log) > LINKS_AT_ONCE and self._links_due != key:
+            # a long game's links are made in a task of their own after this render, so a
+            # press (or a bot's step) is on screen first (issue 20, item 10)
+            self._links_due = key
+            self.host.later(0, self.host.rerender)
+            return h("div", h("p", "Preparing the links…", cls="muted"), id="shell-links-inner")
         links = s.links(base)
         rows = []
         mine = s.seat_link(base)
