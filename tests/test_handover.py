@@ -484,7 +484,6 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
     the hand; the log says "draws a card" and keeps the code back. Dice stay in full."""
     m, _ = world_position(lambda st, after: st.turn >= 8)
     shell, page, host = opened(m)
-    shell.show_codes = True  # a draw's code is judged when codes are shown; hidden until then
     lines = {line["step"]: line for line in shell.log_lines(0, len(m.log))}
     draws = [i for i, t in enumerate(m.log) if t[0] == "C" and WORLD.chance(m.states[i]) is not None]
     rolls = [i for i, t in enumerate(m.log) if t[0] == "R"]

@@ -177,3 +177,26 @@ def test_a_long_chart_draws_at_most_its_thinned_points_and_keeps_the_last() -> N
     grown = thin_points([*pts, (20_001, 20_001)])
     assert set(thin[:-1]) <= set(grown)  # the same points (and their cached stats) as it grows
     assert thin_points(pts[:50]) == pts[:50]
+
+
+def test_a_long_game_judges_its_draws_codes_only_when_codes_are_shown() -> None:
+    """Item 10: judging whether each draw in the log window is secret took a second of a long
+    Campaign's first render. Past ``LINKS_AT_ONCE`` steps a draw's code waits until codes
+    are shown; never is a secret code in the page."""
+    import campaign as campaign_page
+    from shell import HIDDEN_CODE, LINKS_AT_ONCE
+
+    shell, page, _ = make_page(campaign_page.CampaignPage)
+    long = long_match("campaign", LINKS_AT_ONCE + 200)
+    shell.open(Match(long.game, long.options, long.log), None)
+    judged = []
+    real = shell.hidden_draw
+    shell.hidden_draw = lambda i: judged.append(i) or real(i)  # type: ignore[method-assign]
+    n = len(long.log)
+    lines = shell.log_lines(n - 40, n)
+    draws = [line for line in lines if line["chance"]]
+    assert draws and judged == [] and all(line["code"] == HIDDEN_CODE for line in draws)
+    shell.show_codes = True
+    lines = shell.log_lines(n - 40, n)
+    assert len(judged) == len(draws)
+    assert all(line["code"] in (HIDDEN_CODE, long.log[line["step"] - 1]) for line in lines)

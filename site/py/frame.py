@@ -48,10 +48,17 @@ def set_engine(state: str, text: str) -> None:
         label.textContent = text
 
 
+#: what the engine's label says once ready (an offline copy says so too)
+READY_TEXT = ["Engine ready"]
+#: a game page is still opening the game it boots with, and will say ready itself
+BOOT_OPENING = [False]
+
+
 def ready() -> None:
-    """Called by every page once its Python has set up: tests and people wait for this."""
+    """Called by every page once its Python has set up (a game page: once the game it boots
+    with is open, which may be some slices later): tests and people wait for this."""
     js.performance.mark("engine-ready")
-    set_engine("ready", "Engine ready")
+    set_engine("ready", READY_TEXT[0])
 
 
 def _banner(kind: str, text: str) -> None:

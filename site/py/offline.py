@@ -301,10 +301,12 @@ def boot_copy() -> None:
         else:
             js.history.replaceState(js.history.state, "", f"?slot={sid}")
     try:
+        frame.READY_TEXT[0] = "Engine ready · offline copy"  # where the person is, in words
         page = importlib.import_module(state["module"])
         if hasattr(page, "main"):
-            page.main()
-        frame.set_engine("ready", "Engine ready · offline copy")  # where the person is, in words
+            page.main()  # a game page says ready once its game is open (it opens in slices)
+        if not frame.BOOT_OPENING[0]:
+            frame.ready()
     except BaseException as exc:
         getattr(js.window, ENGINE_FAILED)(f"{type(exc).__name__}: {exc}")
         raise

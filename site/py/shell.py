@@ -58,7 +58,8 @@ RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
-#: a game this long makes its links in a render of their own, after the one a press needs
+#: a game this long makes its links in a render of their own, after the one a press needs,
+#: and judges its draws' codes only when codes are shown
 LINKS_AT_ONCE = 3000
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
@@ -1405,6 +1406,10 @@ class Shell:
         s = self.session
         assert s is not None
         out = []
+        # in a long game a draw's code is judged only when codes are shown: judging it takes
+        # views of the states around it, a second for a log window of a 40,000-step Campaign
+        # (issue 20, item 10); until then the code is not in the page at all
+        lazy = not self.show_codes and len(s.match.log) > LINKS_AT_ONCE
         for i in range(start, end):
             text = s.match.log[i]
             before = s.match.states[i]
@@ -1414,10 +1419,7 @@ class Shell:
             except Exception:  # describing is best effort; the code is still shown
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
-            # a draw's code is judged only when codes are shown (a card's view is dear to
-            # compute in a long game: a second for a log window of a 40,000-step Campaign);
-            # until then it is not in the page at all
-            code = HIDDEN_CODE if chance and (not self.show_codes or self.hidden_draw(i)) else text
+            code = HIDDEN_CODE if chance and (lazy or self.hidden_draw(i)) else text
             out.append({"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
                         "label": label})
         return out

@@ -227,12 +227,14 @@ class Runner:
         if self.opening is None:
             self.finish_boot()
         else:  # the engine is "ready" once the game is open: people and tests wait for that
+            frame.BOOT_OPENING[0] = True
             self.render()
 
     def finish_boot(self) -> None:
         self.render()
         if self.booting:
             self.booting = False
+            frame.BOOT_OPENING[0] = False
             frame.ready()
 
     # -- opening a game: replayed in slices, the page answering between them (item 10) -----
