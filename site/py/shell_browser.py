@@ -404,8 +404,8 @@ class Runner:
             self.shell.say(f"“{slot.name}” is a game of another kind; it is in your saved games on the home page.")
             self.render()
             return
-        self.open_slot(slot.id)
-        self.host.go(f"?slot={slot.id}")
+        # the address names the slot once its game is open (it opens in slices)
+        self.open_slot(slot.id, then=lambda: self.host.go(f"?slot={slot.id}"))
         self.render()
 
     async def on_copy(self, ev: Any) -> None:
