@@ -268,7 +268,20 @@ class Runner:
                                    replay_slices=opening.slices)
             if self.shell.message is not None and self.shell.message[1].startswith("Opening the game"):
                 self.shell.clear_message()
-            done(match)
+            self.host.later(0, lambda: finish(lambda: done(match)))
+
+        def finish(part: Any) -> None:
+            """What follows the replay, each part its own task: storing a long game and
+            drawing it each take a while (``done`` may return the part that draws it)."""
+            try:
+                rest = part()
+            except Exception as exc:  # noqa: BLE001 - said in words; the page boots all the same
+                js.console.error(f"{type(exc).__name__}: {exc}")
+                self.shell.refuse(exc)
+                rest = None
+            if callable(rest):
+                self.host.later(0, lambda: finish(rest))
+                return
             self.finish_boot()
 
         self.shell.say(opening.progress())
@@ -312,22 +325,28 @@ class Runner:
             self.render()
         return True
 
-    def opened_link(self, match: Any, save: Any, mode: str, frag: str) -> None:
-        """A link's game is replayed: stored in a new slot (or kept in the address), opened."""
+    def opened_link(self, match: Any, save: Any, mode: str, frag: str) -> Any:
+        """A link's game is replayed: stored in a new slot (or kept in the address); then, in
+        a task of its own (returned), opened."""
         slot = None
         try:
             name = link_name(self.shell.slot_name(save, mode), self.host.now())
             slot, created = self.host.store.add_from_link(save, mode, name, self.host.now())
             if not created:
                 self.shell.say(f"This game is already in your saved games as “{slot.name}”; opened it.")
-            self.host.go(f"?slot={slot.id}")
+            address = f"?slot={slot.id}"
         except StorageError as exc:
-            self.host.go(frag)  # the link is the game: a reload keeps it
+            address = frag  # the link is the game: a reload keeps it
             self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
-        self.shell.open(match, slot, mode)
-        if slot is None and self.shell.session is not None:
-            self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
-        self.lock_seat(slot, from_link=True)
+
+        def show() -> None:
+            self.host.go(address)  # with the game on screen, in one task
+            self.shell.open(match, slot, mode)
+            if slot is None and self.shell.session is not None:
+                self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
+            self.lock_seat(slot, from_link=True)
+
+        return show
 
     def open_slot(self, slot_id: str, then: Any = None) -> None:
         """A stored game, replayed in slices (``begin_open``); ``then()`` once it is open."""
