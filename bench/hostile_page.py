@@ -11,11 +11,14 @@ reverses the rest of it.
 (``tools/hostile.py``) in its fragment; prints the longest main-thread task and how many
 tasks took over 200 ms while each opened (the Long Tasks API).
 
+``worst``: each game's worst accepted link (the dearest log its step cap allows, as
+``bench/fuzz_links.py`` makes it): the same figures, the total blocked, and the time to open.
+
 ``bots``: World Conquest with six Strong bots for ``--seconds``: the same figures while the
 bots play. ``history``: a long World game (``--steps``) opened, then "Show earlier steps"
 until the whole log is drawn (or the log scrolled through) and step 1 viewed: the same.
 
-Usage: python bench/hostile_page.py [widths|links|bots|history ...] [--seconds 60] [--steps 6000]
+Usage: python bench/hostile_page.py [widths|links|worst|bots|history ...] [--games world,reign] [--seconds 60] [--steps 6000]
 """
 from __future__ import annotations
 
@@ -134,6 +137,39 @@ def links(browser: Any, url: str) -> None:
         page.close()
 
 
+def worst(browser: Any, url: str, only: list[str] | None = None) -> None:
+    """Each game's worst accepted link (``bench/fuzz_links.py``'s ``worst_log``: the dearest
+    log its step cap allows) opened in a warm page: the longest task, how many over 200 ms,
+    the total time blocked in tasks over 50 ms, and how long until the game was on screen."""
+    sys.path[:0] = [str(ROOT / "site" / "py"), str(ROOT / "tests")]
+    from fuzz_links import worst_log
+
+    from conquest.savecode import make_fragment
+
+    print(f"{'game':10} {'steps':>7} {'link chars':>10} {'longest ms':>10} {'> 200 ms':>8} {'blocked ms':>10} "
+          f"{'open s':>6}")
+    for gid in only or game_ids():
+        options, log, what = worst_log(gid)
+        frag = make_fragment({"v": 1, "game": gid, "options": options, "log": log}, "h")
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{url}play/{gid}/")
+        page.wait_for_function(READY, timeout=120_000)
+        page.evaluate(f"() => {{ {LONG_TASKS} }}")
+        t0 = page.evaluate("performance.now()")
+        page.evaluate("(f) => { location.hash = f; }", frag)
+        page.wait_for_function(f"() => !location.hash && document.querySelector('.shell-stepno') && "
+                               f"document.querySelector('.shell-stepno').textContent.startsWith('Step {len(log)}')",
+                               timeout=600_000, polling=200)
+        opened = (page.evaluate("performance.now()") - t0) / 1000
+        page.wait_for_timeout(1000)
+        got = page.evaluate("window.__lt.splice(0)")
+        longest, over = (max(got) if got else 0.0), sum(1 for d in got if d > 200)
+        print(f"{gid:10} {len(log):>7,} {len(frag):>10,} {longest:>10.0f} {over:>8} {sum(got):>10.0f} {opened:>6.1f}"
+              f"  ({what})", flush=True)
+        page.evaluate("localStorage.clear()")
+        page.close()
+
+
 def bots(browser: Any, url: str, seconds: float) -> None:
     from conquest.core import get_game
     from conquest.rng import Rng
@@ -170,6 +206,11 @@ def history(browser: Any, url: str, steps: int) -> None:
     longest, over = long_tasks(page)
     n = page.inner_text(".shell-stepno").strip(" ·")
     print(f"World game of {n}: opening: longest task {longest:.0f} ms, {over} over 200 ms", flush=True)
+    ready = page.locator("#shell-ready")  # a hot-seat game opens behind its pass screen (issue 19)
+    if ready.count() and ready.is_visible():
+        ready.click()
+        page.wait_for_timeout(500)
+        page.evaluate("window.__lt.splice(0)")
     shown = 0
     while page.locator("#shell-log-more").count():
         page.click("#shell-log-more")
@@ -195,9 +236,10 @@ def history(browser: Any, url: str, steps: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", nargs="*", default=["widths", "links", "bots", "history"])
+    ap.add_argument("what", nargs="*", default=["widths", "links", "worst", "bots", "history"])
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--games", help="worst: only these games (comma-separated)")
     ap.add_argument("--site", help="an already built site folder (default: build one)")
     args = ap.parse_args()
 
@@ -220,6 +262,8 @@ def main() -> None:
                     widths(browser, url)
                 elif what == "links":
                     links(browser, url)
+                elif what == "worst":
+                    worst(browser, url, args.games.split(",") if args.games else None)
                 elif what == "bots":
                     bots(browser, url, args.seconds)
                 elif what == "history":

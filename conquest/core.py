@@ -34,7 +34,7 @@ import functools
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -599,6 +599,19 @@ def _diff(path: tuple[Any, ...], mine: Any, public: Any, out: list[PathItem]) ->
         return
     if not _empty(mine):
         out.append((path, mine))
+
+
+def importing_games() -> Iterator[str]:
+    """Import the games one module at a time, yielding each one's name (issue 20, item 10):
+    the Metagame's page needs every game (its wheel's built-in duels), and importing them
+    all at once blocked the page for about 3 s; a page runs this a module per slice."""
+    import conquest.games as pkg
+
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{pkg.__name__}.{info.name}")
+            yield info.name
+    games()
 
 
 def games() -> dict[str, Game[Any, Any]]:

@@ -378,6 +378,54 @@ class Match:
         del self.states[length + 1 :]
 
 
+class Replay:
+    """A :class:`Match` rebuilt from a log a slice at a time (issue 20, item 10).
+
+    Why: opening a long game replayed it in one block of the page's main thread (a 6,000-step
+    World game 1.6 s). :meth:`advance` replays steps until ``budget_ms`` have passed on the
+    clock it is given, then returns, so the page can answer between slices. The steps, and so
+    the match, are those of ``Match(game, options, log)`` however it is sliced: only where the
+    slices end depends on time. A refused step raises :class:`ReplayError` as ``Match`` does.
+    """
+
+    #: the clock is read once per this many steps (a step is ~20-60 µs; a clock call is not free)
+    CHECK_EVERY = 16
+
+    def __init__(
+        self,
+        game: Game[Any, Any] | str,
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        rng: Rng | None = None,
+        undone: Iterable[tuple[int, Iterable[str]]] = (),
+        draws: Mapping[str, Any] | None = None,
+    ) -> None:
+        # options and the draws' record checked here; a log with no record stays "not
+        # checkable", as Match(game, options, log) leaves it (issue 26)
+        self.match = Match(game, options, (), rng=rng, undone=undone, draws=draws,
+                           checkable=False if log else None)
+        self.total = len(log)
+        self.slices = 0
+        self._steps = replay_steps(self.match.game, self.match.states[0], log)
+
+    @property
+    def done(self) -> int:
+        return len(self.match.log)
+
+    def advance(self, budget_ms: float, clock: Callable[[], float]) -> bool:
+        """Replay for about ``budget_ms`` (at least ``CHECK_EVERY`` steps); True when the whole
+        log is replayed and :attr:`match` is complete."""
+        start = clock()
+        self.slices += 1
+        log, states, every = self.match.log, self.match.states, self.CHECK_EVERY
+        for step in self._steps:
+            log.append(step.text)
+            states.append(step.after)
+            if len(log) % every == 0 and len(log) < self.total and clock() - start >= budget_ms:
+                return False
+        return True
+
+
 def replay(save: Save | Mapping[str, Any], rng: Rng | None = None) -> Match:
     """Rebuild a match from a save; raises :class:`ReplayError` at the first bad step."""
     if not isinstance(save, Save):

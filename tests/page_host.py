@@ -133,4 +133,4 @@ def render_all(shell: Shell) -> dict[str, Node]:
     out["shell-links"] = shell.render_links("http://127.0.0.1:8000/play/x/")
     out["shell-chart"] = shell.render_chart()
     out["shell-toast"] = shell.render_message()
-    return out
+    return {cid: shell.isolated(tree) for cid, tree in out.items()}  # as ``Runner.mount`` does

@@ -172,6 +172,7 @@ class MetagamePage(GamePage):
     """The console's own state (one object) and renderers."""
 
     game_id = "metagame"
+    needs_all_games = True  # the wheel lists every built-in game
     focus_home = "mg-side-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "turns played"
 

@@ -14,11 +14,13 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
-from ui import Event, Node
+from ui import Event, Node, same
 
 document = js.document
 _handlers: dict[str, Any] = {}
-_owned: dict[str, int] = {}  # mount id -> how many handler keys its last render made
+_owned: dict[str, list[str]] = {}  # mount id -> the handler keys its last render made
+#: mount id -> (its container, the children its last render mounted): what a render compares with
+_last: dict[str, tuple[Any, list[Node | str]]] = {}
 _listening: set[str] = set()
 _report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
 _after: list[Any] = [None]
@@ -111,32 +113,44 @@ def _listen(kind: str) -> None:
     document.addEventListener(dom_kind, proxy)
 
 
-def _key(owner: str, fn: Any) -> str:
-    """Keys count up from 0 in each render of a container, so an element in the same place
-    keeps the same key and a re-render does not rewrite every ``data-on-*`` attribute."""
-    n = _owned.get(owner, 0)
-    _owned[owner] = n + 1
-    k = f"{owner}.{n}"
+def _key(owner: str, path: str, kind: str, fn: Any) -> str:
+    """A handler's key is its element's place in the container and its event, so an element
+    in the same place keeps the same key: a re-render neither rewrites every ``data-on-*``
+    attribute nor needs to touch an element that did not change (its new closure is
+    registered under the key it already has)."""
+    k = f"{owner}/{path}/{kind}"
+    _owned.setdefault(owner, []).append(k)
     _handlers[k] = fn
     return k
 
 
-def _attrs_of(node: Node, owner: str) -> dict[str, str]:
+def _attrs_of(node: Node, owner: str, path: str) -> dict[str, str]:
     attrs = dict(node.attrs)
     for kind, fn in node.on.items():
         _listen(kind)
-        attrs[f"data-on-{kind}"] = _key(owner, fn)
+        attrs[f"data-on-{kind}"] = _key(owner, path, kind, fn)
     return attrs
 
 
-def _create(node: Node | str, owner: str) -> Any:
+def _rekey(node: Node | str, owner: str, path: str) -> None:
+    """An unchanged subtree: only its handlers' new closures are registered."""
+    if isinstance(node, str):
+        return
+    for kind, fn in node.on.items():
+        _key(owner, path, kind, fn)
+    for i, c in enumerate(node.children):
+        if not isinstance(c, str):
+            _rekey(c, owner, f"{path}.{i}")
+
+
+def _create(node: Node | str, owner: str, path: str) -> Any:
     if isinstance(node, str):
         return document.createTextNode(node)
     el = document.createElementNS(node.ns, node.tag) if node.ns else document.createElement(node.tag)
-    for k, v in _attrs_of(node, owner).items():
+    for k, v in _attrs_of(node, owner, path).items():
         el.setAttribute(k, v)
-    for c in node.children:
-        el.appendChild(_create(c, owner))
+    for i, c in enumerate(node.children):
+        el.appendChild(_create(c, owner, f"{path}.{i}"))
     _set_props(el, node)
     return el
 
@@ -150,8 +164,14 @@ def _set_props(el: Any, node: Node) -> None:
             el.checked = bool(v)
 
 
-def _patch(el: Any, node: Node | str, owner: str) -> Any:
-    """Make ``el`` show ``node``; returns the element now in its place."""
+def _patch(el: Any, node: Node | str, owner: str, path: str, old: Node | str | None) -> Any:
+    """Make ``el`` show ``node``; returns the element now in its place. ``old`` is what the
+    last render put there (None: not known): where it equals ``node``, the DOM is left as it
+    is, without a single call into it (issue 20, item 10: a press re-rendered the whole page,
+    and each element read back cost calls across the JS boundary)."""
+    if old is not None and same(old, node):
+        _rekey(node, owner, path)
+        return el
     if isinstance(node, str):
         if int(el.nodeType) == 3:
             if str(el.data) != node:
@@ -160,14 +180,14 @@ def _patch(el: Any, node: Node | str, owner: str) -> Any:
         new = document.createTextNode(node)
         el.replaceWith(new)
         return new
-    same = int(el.nodeType) == 1 and str(el.localName) == node.tag and (
+    same_tag = int(el.nodeType) == 1 and str(el.localName) == node.tag and (
         (node.ns or "http://www.w3.org/1999/xhtml") == str(el.namespaceURI)
     )
-    if not same:
-        new = _create(node, owner)
+    if not same_tag:
+        new = _create(node, owner, path)
         el.replaceWith(new)
         return new
-    want = _attrs_of(node, owner)
+    want = _attrs_of(node, owner, path)
     for name in [str(a.name) for a in el.attributes]:
         if name not in want and name not in _USER_OWNED:
             el.removeAttribute(name)
@@ -176,31 +196,55 @@ def _patch(el: Any, node: Node | str, owner: str) -> Any:
             continue
         if el.getAttribute(k) != v:
             el.setAttribute(k, v)
-    _patch_children(el, node.children, owner)
+    known = old.children if isinstance(old, Node) and old.tag == node.tag else None
+    _patch_children(el, node.children, owner, path, known)
     _set_props(el, node)
     return el
 
 
-def _patch_children(el: Any, children: list[Node | str], owner: str) -> None:
+def _patch_children(el: Any, children: list[Node | str], owner: str, path: str,
+                    old: list[Node | str] | None = None) -> None:
     existing = list(el.childNodes)
+    if old is not None and len(old) != len(existing):
+        old = None  # the DOM is not what the last render left: patch from the DOM itself
     for i, child in enumerate(children):
         if i < len(existing):
-            _patch(existing[i], child, owner)
+            _patch(existing[i], child, owner, f"{path}.{i}", old[i] if old is not None and i < len(old) else None)
         else:
-            el.appendChild(_create(child, owner))
+            el.appendChild(_create(child, owner, f"{path}.{i}"))
     for extra in existing[len(children) :]:
         extra.remove()
 
 
+def forget() -> None:
+    """The DOM was changed outside a render (``set_style`` during a drag): the next render
+    compares with the DOM itself, not with the last tree, so it puts back what the tree says."""
+    _last.clear()
+
+
 def mount(container: Any, tree: Node, owner: str | None = None) -> None:
-    """Show ``tree`` inside ``container`` (a fragment's children, or the one node)."""
+    """Show ``tree`` inside ``container`` (a fragment's children, or the one node).
+
+    The last tree mounted in each container is kept: the new one is compared with it and
+    only what changed is patched. If the container is no longer the element it was, or holds
+    another number of children than the last render left, the DOM itself is read instead.
+    """
     if nullish(container):
         return
     owner = owner or str(container.id or "anon")
-    for n in range(_owned.pop(owner, 0)):  # the next render reuses (or drops) these keys
-        _handlers.pop(f"{owner}.{n}", None)
+    for k in _owned.pop(owner, ()):  # the next render reuses (or drops) these keys
+        _handlers.pop(k, None)
     children = tree.children if tree.tag == "#fragment" else [tree]
-    _patch_children(container, children, owner)
+    last = _last.get(owner)
+    old: list[Node | str] | None = None
+    if last is not None and bool(last[0].isSameNode(container)) and int(container.childNodes.length) == len(last[1]):
+        old = last[1]
+    if old is not None and len(old) == len(children) and all(same(o, c) for o, c in zip(old, children, strict=True)):
+        for i, c in enumerate(children):  # nothing changed: not one call into the DOM
+            _rekey(c, owner, f".{i}")
+    else:
+        _patch_children(container, children, owner, "", old)
+    _last[owner] = (container, list(children))
 
 
 def mount_id(element_id: str, tree: Node) -> None:

@@ -46,7 +46,7 @@ from conquest.games.metagame.actions import Duel
 from conquest.games.metagame.duelrecord import duel_from_save, duel_game_id, duel_setup
 from conquest.games.metagame.phases import Phase
 from conquest.rng import Rng
-from conquest.savecode import SaveCodeError, make_fragment, parse_fragment
+from conquest.savecode import SaveCodeError, load_json, make_fragment, parse_fragment
 from conquest.session import Match
 
 __all__ = ["DuelDesk", "duel_banner", "duel_next", "TIES_KEY", "MODES", "site_base"]
@@ -73,7 +73,7 @@ def load_ties(host: Any) -> dict[str, dict[str, Any]]:
     """Duel slot -> its tie to a campaign; anything unreadable is an empty map (a preference is data)."""
     raw = host.load_pref(TIES_KEY)
     try:
-        obj = json.loads(raw) if raw else {}
+        obj = load_json(raw, "preference") if raw else {}
     except ValueError:
         return {}
     if not isinstance(obj, dict):
@@ -199,8 +199,8 @@ class DuelDesk:
         """The live duel's table as stored (the duel's page keeps it up to date), or None."""
         raw = self.host.load_pref(live.TABLE_KEY + str(t.get("slot", "")))
         try:
-            obj = json.loads(raw) if raw else None
-        except ValueError:
+            obj = load_json(raw, "live table") if raw else None
+        except SaveCodeError:
             return None
         if not isinstance(obj, dict) or not isinstance(obj.get("devices"), list):
             return None

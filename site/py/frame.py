@@ -20,7 +20,14 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, create_proxy, jsnull  # type: ignore[import-not-found]
 
 from conquest.core import ConquestError, GameError, get_game
-from conquest.savecode import SaveCodeError, is_anchor, make_fragment, parse_fragment, parse_save_json
+from conquest.savecode import (
+    SaveCodeError,
+    is_anchor,
+    load_json,
+    make_fragment,
+    parse_fragment,
+    parse_save_json,
+)
 from conquest.session import Match, ReplayError
 from conquest.store import FULL_MESSAGE, DisabledBackend, Slot, SlotStore, StorageError, link_name
 
@@ -41,10 +48,17 @@ def set_engine(state: str, text: str) -> None:
         label.textContent = text
 
 
+#: what the engine's label says once ready (an offline copy says so too)
+READY_TEXT = ["Engine ready"]
+#: a game page is still opening the game it boots with, and will say ready itself
+BOOT_OPENING = [False]
+
+
 def ready() -> None:
-    """Called by every page once its Python has set up: tests and people wait for this."""
+    """Called by every page once its Python has set up (a game page: once the game it boots
+    with is open, which may be some slices later): tests and people wait for this."""
     js.performance.mark("engine-ready")
-    set_engine("ready", "Engine ready")
+    set_engine("ready", READY_TEXT[0])
 
 
 def _banner(kind: str, text: str) -> None:
@@ -194,7 +208,7 @@ def playable_games() -> set[str]:
     node = document.getElementById(SITE_DATA_ID)
     if nullish(node):
         return set()
-    return {str(g) for g in json.loads(str(node.textContent)).get("playable", [])}
+    return {str(g) for g in load_json(str(node.textContent), "site data").get("playable", [])}
 
 
 def check_save(save: dict[str, Any]) -> Match:

@@ -31,6 +31,7 @@ from ui import Node, h
 from conquest.catalog import load_data
 from conquest.core import ConquestError, Game, GameError
 from conquest.rng import Rng
+from conquest.savecode import load_json
 from conquest.session import excerpt
 
 __all__ = [
@@ -171,7 +172,7 @@ def parse_message(raw: Any, limit: int = MAX_IN) -> dict[str, Any]:
     if len(raw) > limit:
         raise LiveError("live.malformed", f"A message of {len(raw):,} characters is over the limit of {limit:,}.")
     try:
-        msg = json.loads(raw)
+        msg = load_json(raw, "message")  # bounded nesting: Pyodide's stack is small (issue 20)
     except (ValueError, RecursionError):
         raise LiveError("live.malformed", f"Not a message: {excerpt(raw)}.") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):

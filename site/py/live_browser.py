@@ -19,6 +19,7 @@ from shell import HUMAN
 from ui import h
 
 from conquest.bots import levels as bot_levels
+from conquest.savecode import load_json
 
 SETTINGS_KEY = "conquest:live-settings"
 NAME_KEY = "conquest:live-name"
@@ -67,7 +68,7 @@ class LiveBrowser:
     def settings(self) -> dict[str, Any]:
         """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN."""
         try:
-            raw = json.loads(self.host.load_pref(SETTINGS_KEY) or "{}")
+            raw = load_json(self.host.load_pref(SETTINGS_KEY) or "{}", "preference")
         except ValueError:
             raw = {}
         raw = raw if isinstance(raw, dict) else {}
@@ -94,7 +95,7 @@ class LiveBrowser:
             self.shell.say(f"A relay address starts with wss:// ({live.excerpt(bad[0])} does not).", "error")
             return
         try:
-            raw = json.loads(self.host.load_pref(SETTINGS_KEY) or "{}")
+            raw = load_json(self.host.load_pref(SETTINGS_KEY) or "{}", "preference")
         except ValueError:
             raw = {}
         raw = raw if isinstance(raw, dict) else {}
@@ -134,7 +135,7 @@ class LiveBrowser:
         if not raw:
             return
         try:
-            obj = json.loads(raw)
+            obj = load_json(raw, "preference")
             code, password = str(obj["code"]), str(obj["password"])
         except (ValueError, KeyError, TypeError):
             return
@@ -440,7 +441,7 @@ class LiveBrowser:
         )
 
     def mount(self) -> None:
-        dom.mount_id("live-panel", self.render())
+        dom.mount_id("live-panel", self.shell.isolated(self.render()))  # names typed on other devices (issue 20)
         # the panel folds away while people play (on a phone it would push the board and its
         # controls off the screen) and opens by itself when it needs someone: the host's
         # table before anyone joined, a guest without a seat or a connection. In between,

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from conquest.savecode import SaveCodeError, validate_save
+from conquest.savecode import SaveCodeError, load_json, validate_save
 from conquest.store import Backend, SlotStore, StorageError
 
 __all__ = [
@@ -102,7 +102,7 @@ def copy_state(
 def read_copy_state(text: str) -> dict[str, Any]:
     """The copy's own data, checked: it is data from a file like any other."""
     try:
-        obj = json.loads(text)
+        obj = load_json(text, "offline copy's game data")  # bounded: a file like any other (issue 20)
     except ValueError:
         raise SaveCodeError("schema", "This offline copy's game data is damaged; download the copy again.") from None
     if not isinstance(obj, dict) or obj.get("v") != COPY_FORMAT:
@@ -301,10 +301,12 @@ def boot_copy() -> None:
         else:
             js.history.replaceState(js.history.state, "", f"?slot={sid}")
     try:
+        frame.READY_TEXT[0] = "Engine ready · offline copy"  # where the person is, in words
         page = importlib.import_module(state["module"])
         if hasattr(page, "main"):
-            page.main()
-        frame.set_engine("ready", "Engine ready · offline copy")  # where the person is, in words
+            page.main()  # a game page says ready once its game is open (it opens in slices)
+        if not frame.BOOT_OPENING[0]:
+            frame.ready()
     except BaseException as exc:
         getattr(js.window, ENGINE_FAILED)(f"{type(exc).__name__}: {exc}")
         raise

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ui import FSI, PDI, Node, h, isolate, svg
+from ui import FSI, PDI, Node, bidi_text, h, isolate, isolate_tree, names_pattern, svg
 
 from conquest.bots import levels as bot_levels
 from conquest.catalog import GameFacts
@@ -25,7 +25,7 @@ from conquest.draws import DrawCheck, DrawError, check_draws, describe_contribut
 from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
-from conquest.session import Match, ReplayError
+from conquest.session import Match, Replay, ReplayError
 from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
 
 __all__ = [
@@ -59,6 +59,9 @@ RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
+#: a game this long makes its links in a render of their own, after the one a press needs,
+#: and judges its draws' codes only when codes are shown
+LINKS_AT_ONCE = 3000
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
 
@@ -187,22 +190,87 @@ class Host(Protocol):
 
 def check_save(save: Mapping[str, Any]) -> Match:
     """Replay a save from outside (link, file, slot); a clear message if it is unusable."""
-    from conquest.core import get_game
+    opening = Opening(save)
+    while True:
+        match = opening.advance(math.inf, lambda: 0.0)
+        if match is not None:
+            return match
 
-    try:
-        game = get_game(save["game"])
-    except KeyError:
-        raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
-    try:
-        return Match(
-            game, save["options"], save["log"], rng=Rng(None), undone=save.get("undone", ()), draws=save.get("draws")
-        )
-    except ReplayError as exc:
-        raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
-    except GameError as exc:
-        raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
-    except DrawError as exc:
-        raise SaveCodeError("draws", f"The saved game's {exc.message[4:]}") from None
+
+class Opening:
+    """:func:`check_save` in slices, so the page answers while a long game opens (issue 20,
+    item 10: a 6,000-step World game blocked the page 1.6 s, the Metagame's first game 3 s).
+
+    First ``warm`` (an iterator whose every step is one slice's work: the Metagame page
+    imports the other games, one module a slice), then the log replayed by
+    :class:`~conquest.session.Replay`. The match is the same however it is sliced; the
+    messages are :func:`check_save`'s.
+    """
+
+    def __init__(self, save: Mapping[str, Any], warm: Iterator[Any] | None = None) -> None:
+        from conquest.core import get_game
+
+        try:
+            game = get_game(save["game"])
+        except KeyError:
+            raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
+        self.save = save
+        self.game = game
+        self.warm = warm
+        self.replay: Replay | None = None
+        self.slices = 0
+
+    @property
+    def total(self) -> int:
+        return len(self.save["log"])
+
+    @property
+    def done(self) -> int:
+        return 0 if self.replay is None else self.replay.done
+
+    def advance(self, budget_ms: float, clock: Callable[[], float]) -> Match | None:
+        """One slice of about ``budget_ms``; the match when it is complete."""
+        self.slices += 1
+        if self.warm is not None:
+            if next(self.warm, None) is not None:
+                return None
+            self.warm = None
+        try:
+            if self.replay is None:
+                save = self.save
+                self.replay = Replay(self.game, save["options"], save["log"], rng=Rng(None),
+                                     undone=save.get("undone", ()), draws=save.get("draws"))
+            return self.replay.match if self.replay.advance(budget_ms, clock) else None
+        except ReplayError as exc:
+            raise SaveCodeError("replay", f"The saved game does not replay: {exc.message}") from None
+        except GameError as exc:
+            raise SaveCodeError("options", f"The saved game cannot be set up: {exc.message}") from None
+        except DrawError as exc:
+            raise SaveCodeError("draws", f"The saved game's {exc.message[4:]}") from None
+
+    def progress(self) -> str:
+        if self.replay is None:
+            return "Opening the game: loading the rules…"
+        return f"Opening the game: step {self.done:,} of {self.total:,}…"
+
+
+def option_texts(options: Any, limit: int = 20_000) -> list[str]:
+    """The texts in a game's options with right-to-left letters or direction controls in them
+    (at most ``limit`` values visited: options are bounded by their schema, this by itself)."""
+    out: list[str] = []
+    todo = [options]
+    seen = 0
+    while todo and seen < limit:
+        item = todo.pop()
+        seen += 1
+        if isinstance(item, str):
+            if bidi_text(item):
+                out.append(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+    return out
 
 
 # -- bots ----------------------------------------------------------------------------------
@@ -547,8 +615,10 @@ class Session:
         return self.match.prefix_save(n)
 
     def links(self, base: str) -> dict[str, str]:
-        save = self.save()
-        return {mode: f"{base}#{make_fragment(save, mode)}" for mode in ("h", "v")}
+        """The host and view links: one code, checked and compressed once (it was twice: a
+        second of CPython on an 80,000-step game at every step, issue 20, item 10)."""
+        code = make_fragment(self.save(), "h").partition("=")[2]
+        return {mode: f"{base}#{mode}={code}" for mode in ("h", "v")}
 
     def seat_link(self, base: str) -> tuple[int, str] | None:
         """In a copy for one seat: the link for the seat that moves next (``?as=N``), or None."""
@@ -572,6 +642,9 @@ class GamePage:
     """
 
     game_id: str = ""
+    #: its views show every game (the Metagame's wheel): a game opens after they are
+    #: imported, a module a slice (``core.importing_games``), not in one block
+    needs_all_games: bool = False
 
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
@@ -664,6 +737,7 @@ class Shell:
         self.log_focus: int | None = None
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
+        self._links_due: Any = None  # a long game's links, made at the next render
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
         #: state index -> (that state, its stats): only the chart's points are computed
@@ -672,12 +746,14 @@ class Shell:
         self._hidden_memo: dict[int, tuple[Any, bool]] = {}
         #: log lines already put in words, by index: ``(before, after, text, names, line)``
         #: (a render draws the last steps again; a live table renders on every device at each step)
-        self._line_memo: dict[int, tuple[Any, Any, str, tuple[str, ...], dict[str, Any]]] = {}
+        self._line_memo: dict[int, tuple[Any, Any, str, tuple[tuple[str, ...], bool], dict[str, Any]]] = {}
         #: slots of this game that cannot be opened, and why (checked when the page starts and
         #: whenever one fails to open): listed plainly with Delete and Export as stored
         self.damaged: dict[str, str] = {}
         #: the last "Check the draws" verdict and the log length it was made at (issue 26)
         self.draw_check: tuple[int, int, DrawCheck] | None = None
+        #: (the options it was made for, the pattern of their names to isolate)
+        self._bidi_pattern: tuple[Any, Any] | None = None
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
     def say(self, text: str, kind: str = "notice") -> None:
@@ -1122,6 +1198,22 @@ class Shell:
             s.device = s.shown_seat = seat
             s.ready_at = self.host.clock()
 
+    # -- text direction: every mounted tree passes here (issue 20, item 8) -------------
+    def isolated(self, tree: Node) -> Node:
+        """``tree`` with every name from the game's options isolated in its texts, and any
+        text still holding a loose direction control isolated whole (:func:`ui.isolate_tree`).
+
+        The names are every text in the options with right-to-left letters or controls in it
+        (seat and player names, a title, a wheel's games, a custom map's territories): they
+        are what a link or a file brings, wherever a page writes them.
+        """
+        s = self.session
+        key = None if s is None else id(s.match.options)
+        if self._bidi_pattern is None or self._bidi_pattern[0] != key:
+            names = option_texts(s.match.options) if s is not None else []
+            self._bidi_pattern = (key, names_pattern(names))
+        return isolate_tree(tree, self._bidi_pattern[1])
+
     # -- renderers of the shared parts --------------------------------------------------
     def render_message(self) -> Node:
         if self.session is not None and self.session.conflict:
@@ -1312,7 +1404,8 @@ class Shell:
         parts = []
         if "replay" in perf and s is not None:
             parts.append(f"Game of {plural(int(perf.get('replay_steps', 0)), 'step')} replayed in "
-                         f"{perf['replay']:.0f} ms on opening")
+                         f"{perf['replay']:.0f} ms on opening"
+                         + (f" ({plural(int(perf['replay_slices']), 'slice')})" if perf.get("replay_slices") else ""))
         if "apply" in perf:
             parts.append(f"last step: engine {perf['apply']:.1f} ms")
         if "render" in perf:
@@ -1360,14 +1453,18 @@ class Shell:
         out = []
         names = tuple(seat.name for seat in s.seats())
         draws = self.draw_labels()
+        # in a long game a draw's code is judged only when codes are shown: judging it takes
+        # views of the states around it, a second for a log window of a 40,000-step Campaign
+        # (issue 20, item 10); until then the code is not in the page at all
+        lazy = not self.show_codes and len(s.match.log) > LINKS_AT_ONCE
         for i in range(start, end):
             text = s.match.log[i]
             before = s.match.states[i]
             after = s.match.states[i + 1] if i + 1 < len(s.match.states) else None
             memo = self._line_memo.get(i)
             drawn = draws.get(i, "")
-            if (memo is not None and memo[0] is before and memo[1] is after and memo[2] == text and memo[3] == names
-                    and memo[4]["draw"] == (drawn if memo[4]["chance"] else "")):
+            if (memo is not None and memo[0] is before and memo[1] is after and memo[2] == text
+                    and memo[3] == (names, lazy) and memo[4]["draw"] == (drawn if memo[4]["chance"] else "")):
                 out.append(memo[4])
                 continue
             chance = self.game.chance(before) is not None
@@ -1376,10 +1473,10 @@ class Shell:
             except Exception:  # describing is best effort; the code is still shown
                 words = text
             label = self.page.log_label(before) if self.page is not None else ""
-            code = HIDDEN_CODE if chance and self.hidden_draw(i) else text
+            code = HIDDEN_CODE if chance and (lazy or self.hidden_draw(i)) else text
             line = {"step": i + 1, "words": self.isolate_names(words), "code": code, "chance": chance,
                     "label": label, "draw": drawn if chance else ""}
-            self._line_memo[i] = (before, after, text, names, line)
+            self._line_memo[i] = (before, after, text, (names, lazy), line)
             out.append(line)
         return out
 
@@ -1620,6 +1717,12 @@ class Shell:
         key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
+        if len(s.match.log) > LINKS_AT_ONCE and self._links_due != key:
+            # a long game's links are made in a task of their own after this render, so a
+            # press (or a bot's step) is on screen first (issue 20, item 10)
+            self._links_due = key
+            self.host.later(0, self.host.rerender)
+            return h("div", h("p", "Preparing the links…", cls="muted"), id="shell-links-inner")
         links = s.links(base)
         rows = []
         mine = s.seat_link(base)
@@ -1760,7 +1863,7 @@ class Shell:
         assert s is not None and self.page is not None
         states = s.match.states
         cache = self._stats_cache
-        points = self.page.chart_points(states)
+        points = thin_points(self.page.chart_points(states))
         for _x, i in points:
             hit = cache.get(i)
             if hit is None or hit[0] is not states[i]:  # a state undo or a jump replaced
@@ -1779,7 +1882,7 @@ class Shell:
         charts = []
         marker = None
         if s.viewing is not None:
-            marker = next((x for x, i in self.page.chart_points(s.match.states) if i >= s.viewing), None)
+            marker = next((x for x, i in thin_points(self.page.chart_points(s.match.states)) if i >= s.viewing), None)
         for name in names:
             # a visible title over each chart (item 4: the title was only inside the SVG)
             charts.append(h("figure",
@@ -1801,6 +1904,25 @@ def shown_names(slots: Sequence[Slot]) -> dict[str, str]:
         group.sort(key=lambda x: (x.created, x.id))
         for i, sl in enumerate(group):
             out[sl.id] = name if len(group) == 1 else f"{name} ({i + 1})"
+    return out
+
+
+#: a chart draws at most about this many points a line: a 900-pixel chart shows no more, and a
+#: 40,000-step game's 20,000 points took over a second to draw (issue 20, item 10)
+MAX_CHART_POINTS = 300
+
+
+def thin_points(points: list[tuple[int, int]], most: int = MAX_CHART_POINTS) -> list[tuple[int, int]]:
+    """Every ``stride``-th point and the last, the stride a power of two so the points kept
+    stay the same as a game grows (their stats stay cached) until the stride doubles."""
+    stride = 1
+    while len(points) > most * stride:
+        stride *= 2
+    if stride == 1:
+        return points
+    out = points[::stride]
+    if out[-1] != points[-1]:
+        out.append(points[-1])
     return out
 
 

@@ -23,16 +23,18 @@ import js  # type: ignore[import-not-found]
 import offline
 from duel_desk import duel_banner
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
-from shell import GamePage, Shell, check_save
+from shell import GamePage, Opening, Shell, check_save
 from ui import Event, Node
 
-from conquest.core import get_game
-from conquest.savecode import SaveCodeError, parse_fragment
+from conquest.core import get_game, importing_games
+from conquest.savecode import SaveCodeError, load_json, parse_fragment
 from conquest.store import SLOT_PREFIX, SlotStore, StorageError, link_name
 
 document = js.document
 #: a bot thinks in slices this long, so a click elsewhere is answered at once
 BOT_SLICE_MS = 30.0
+#: a long game opens in slices this long, each its own task (issue 20, item 10)
+OPEN_SLICE_MS = 40.0
 #: a short pause before a bot's move is shown, so a quick reply does not look like a jump
 BOT_PAUSE_MS = 250
 #: slot id -> the seat a copy plays for (a link made for one player)
@@ -135,6 +137,7 @@ class BrowserHost:
         node = document.getElementById(element_id)
         if not frame.nullish(node):
             node.style.setProperty(prop, value)
+            dom.forget()  # the next render puts back what its tree says (a drag's ghost)
 
 
 class Runner:
@@ -150,6 +153,9 @@ class Runner:
         self.last_bot_seat: int | None = None
         self.rendering = False
         self.channel: Any = None
+        #: the game being opened in slices (``begin_open``), and whether the page still boots
+        self.opening: Opening | None = None
+        self.booting = True
         self.audience = False
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
@@ -200,6 +206,7 @@ class Runner:
 
         self.live = live_browser.attach(self)
         if self.live.boot():  # a join link: this page is a guest at a live table
+            self.booting = False
             self.render()
             frame.ready()
             return
@@ -215,10 +222,70 @@ class Runner:
                 self.channel = None
             opened = self.open_fragment(render=False)
             if not opened and params.get("slot"):
-                self.open_slot(str(params.get("slot")))
-                self.live.resume()  # a live table this game had: open again (the host's reload)
+                # a live table this game had opens again once the game is open (the host's reload)
+                self.open_slot(str(params.get("slot")), then=self.live.resume)
+        if self.opening is None:
+            self.finish_boot()
+        else:  # the engine is "ready" once the game is open: people and tests wait for that
+            frame.BOOT_OPENING[0] = True
+            self.render()
+
+    def finish_boot(self) -> None:
         self.render()
-        frame.ready()
+        if self.booting:
+            self.booting = False
+            frame.BOOT_OPENING[0] = False
+            frame.ready()
+
+    # -- opening a game: replayed in slices, the page answering between them (item 10) -----
+    def begin_open(self, save: Any, done: Any, failed: Any) -> None:
+        """Replay ``save`` (:class:`shell.Opening`) a slice of ``OPEN_SLICE_MS`` at a time,
+        each slice its own task, with its progress in the message; then ``done(match)``, or
+        ``failed(exc)`` at the first refusal. A newer opening (another link) drops this one."""
+        warm = importing_games() if self.page.needs_all_games else None
+        opening = Opening(save, warm)
+        self.opening = opening
+        t0 = self.host.clock()
+
+        def next_slice() -> None:
+            if self.opening is not opening:
+                return
+            try:
+                match = opening.advance(OPEN_SLICE_MS, self.host.clock)
+            except Exception as exc:  # noqa: BLE001 - whatever a save holds, the page stays up
+                self.opening = None
+                self.shell.clear_message()
+                failed(exc)
+                self.finish_boot()
+                return
+            if match is None:
+                self.shell.say(opening.progress())
+                self.mount("shell-toast", self.shell.render_message())
+                self.host.later(0, next_slice)
+                return
+            self.opening = None
+            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log),
+                                   replay_slices=opening.slices)
+            if self.shell.message is not None and self.shell.message[1].startswith("Opening the game"):
+                self.shell.clear_message()
+            self.host.later(0, lambda: finish(lambda: done(match)))
+
+        def finish(part: Any) -> None:
+            """What follows the replay, each part its own task: storing a long game and
+            drawing it each take a while (``done`` may return the part that draws it)."""
+            try:
+                rest = part()
+            except Exception as exc:  # noqa: BLE001 - said in words; the page boots all the same
+                js.console.error(f"{type(exc).__name__}: {exc}")
+                self.shell.refuse(exc)
+                rest = None
+            if callable(rest):
+                self.host.later(0, lambda: finish(rest))
+                return
+            self.finish_boot()
+
+        self.shell.say(opening.progress())
+        self.host.later(0, next_slice)
 
     def open_fragment(self, render: bool = True) -> bool:
         """A game in the address's fragment: checked, stored in a new slot, opened.
@@ -237,47 +304,54 @@ class Runner:
                 self.render()
             return True
         frame.drop_fragment()
+
+        def failed(exc: BaseException) -> None:
+            self.shell.say(f"That link could not be opened: {frame.why(exc)} Games already in this browser are "
+                           "unchanged.", "error")
+
         try:
             mode, save = parse_fragment(frag)
             if save["game"] != self.game.id:
                 raise SaveCodeError(
                     "game", "That link holds a game of another kind; open it from the home page."
                 )
-            t0 = self.host.clock()
-            match = check_save(save)
-            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
         except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
-            self.shell.say(f"That link could not be opened: {frame.why(exc)} Games already in this browser are "
-                           "unchanged.", "error")
+            failed(exc)
             if render:
                 self.render()
             return False
+        self.begin_open(save, lambda match: self.opened_link(match, save, mode, frag), failed)
+        if render:
+            self.render()
+        return True
+
+    def opened_link(self, match: Any, save: Any, mode: str, frag: str) -> Any:
+        """A link's game is replayed: stored in a new slot (or kept in the address); then, in
+        a task of its own (returned), opened."""
         slot = None
         try:
             name = link_name(self.shell.slot_name(save, mode), self.host.now())
             slot, created = self.host.store.add_from_link(save, mode, name, self.host.now())
             if not created:
                 self.shell.say(f"This game is already in your saved games as “{slot.name}”; opened it.")
-            self.host.go(f"?slot={slot.id}")
+            address = f"?slot={slot.id}"
         except StorageError as exc:
-            self.host.go(frag)  # the link is the game: a reload keeps it
+            address = frag  # the link is the game: a reload keeps it
             self.shell.say(f"{exc} The game stays in the address bar: copy the link before closing.", "error")
-        self.shell.open(match, slot, mode)
-        if slot is None and self.shell.session is not None:
-            self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
-        self.lock_seat(slot, from_link=True)
-        if render:
-            self.render()
-        return True
 
-    def open_slot(self, slot_id: str) -> None:
-        try:
-            slot = self.host.store.get(slot_id)
-            save = self.host.store.open(slot_id)
-            t0 = self.host.clock()
-            match = check_save(save)
-            self.shell.perf.update(replay=self.host.clock() - t0, replay_steps=len(match.log))
-        except Exception as exc:  # noqa: BLE001 - whatever is stored, the page starts
+        def show() -> None:
+            self.host.go(address)  # with the game on screen, in one task
+            self.shell.open(match, slot, mode)
+            if slot is None and self.shell.session is not None:
+                self.shell.session.unsaved = True  # each step retries, and keeps the address up to date
+            self.lock_seat(slot, from_link=True)
+
+        return show
+
+    def open_slot(self, slot_id: str, then: Any = None) -> None:
+        """A stored game, replayed in slices (``begin_open``); ``then()`` once it is open."""
+
+        def failed(exc: BaseException) -> None:
             msg = getattr(exc, "message", None) or f"This saved game cannot be opened ({type(exc).__name__})."
             listed = False
             try:
@@ -288,9 +362,20 @@ class Runner:
                 self.shell.damaged[slot_id] = msg
                 msg += " It is listed below with your saved games: delete it, or export it as stored."
             self.shell.say(f"{msg} Start a new game or resume another.", "error")
+
+        def done(match: Any) -> None:
+            self.shell.open(match, slot, slot.mode)
+            self.lock_seat(slot, from_link=False)
+            if then is not None:
+                then()
+
+        try:
+            slot = self.host.store.get(slot_id)
+            save = self.host.store.open(slot_id)
+        except Exception as exc:  # noqa: BLE001 - whatever is stored, the page starts
+            failed(exc)
             return
-        self.shell.open(match, slot, slot.mode)
-        self.lock_seat(slot, from_link=False)
+        self.begin_open(save, done, failed)
 
     def lock_seat(self, slot: Any, from_link: bool) -> None:
         """A copy that plays for one seat (``?as=N`` in a link made for one player, issue 14).
@@ -302,7 +387,7 @@ class Runner:
         if s is None:
             return
         try:
-            locks = json.loads(self.host.load_pref(SEAT_LOCKS_KEY) or "{}")
+            locks = load_json(self.host.load_pref(SEAT_LOCKS_KEY) or "{}", "preference")  # bounded (issue 20)
         except ValueError:
             locks = {}
         locks = {str(k): v for k, v in locks.items() if isinstance(v, int)} if isinstance(locks, dict) else {}
@@ -338,8 +423,8 @@ class Runner:
             self.shell.say(f"“{slot.name}” is a game of another kind; it is in your saved games on the home page.")
             self.render()
             return
-        self.open_slot(slot.id)
-        self.host.go(f"?slot={slot.id}")
+        # the address names the slot once its game is open (it opens in slices)
+        self.open_slot(slot.id, then=lambda: self.host.go(f"?slot={slot.id}"))
         self.render()
 
     async def on_copy(self, ev: Any) -> None:
@@ -439,9 +524,11 @@ class Runner:
         except Exception:
             self.channel = None
         if self.audience_slot:
-            self.open_slot(self.audience_slot)
-            if self.shell.session is not None:
-                self.shell.session.mode = "audience"
+            self.open_slot(self.audience_slot, then=self.as_audience)
+
+    def as_audience(self) -> None:
+        if self.shell.session is not None:
+            self.shell.session.mode = "audience"
 
     def broadcast(self) -> None:
         s = self.shell.session
@@ -455,7 +542,7 @@ class Runner:
 
     def on_channel(self, ev: Any) -> None:
         try:
-            msg = json.loads(str(ev.data))
+            msg = load_json(str(ev.data), "message")  # another tab's text: bounded
         except (TypeError, ValueError):
             return
         if not isinstance(msg, dict):
@@ -562,9 +649,13 @@ class Runner:
             target.setAttribute("tabindex", "-1")
         target.focus(js.Object.fromEntries([["preventScroll", True]]))
 
+    def mount(self, cid: str, tree: Node) -> None:
+        """Every tree a page shows goes through :meth:`Shell.isolated` (issue 20, item 8)."""
+        dom.mount_id(cid, self.shell.isolated(tree))
+
     def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
-        dom.mount_id("shell-toast", shell.render_message())
+        self.mount("shell-toast", shell.render_message())
         if self.live is not None:
             self.live.mount()
         setup, game = document.getElementById("shell-setup"), document.getElementById("shell-game")
@@ -577,26 +668,26 @@ class Runner:
             setup.hidden = self.audience or guest
             game.hidden = not self.audience
             for cid, tree in self.page.render_setup().items():
-                dom.mount_id(cid, tree)
+                self.mount(cid, tree)
             if self.audience:
-                dom.mount_id("shell-bar", Node("p", children=["Waiting for the host's page…"], attrs={"id": "shell-prompt"}))
+                self.mount("shell-bar", Node("p", children=["Waiting for the host's page…"], attrs={"id": "shell-prompt"}))
             return
         setup.hidden = True
         game.hidden = False
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
-        dom.mount_id("shell-bar", shell.render_status(self.page.prompt(view)))
-        dom.mount_id("shell-over", shell.render_over_row(hide=guest))  # a guest's next step is the host's
-        dom.mount_id("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
-        dom.mount_id("shell-viewing", shell.render_viewing())
+        self.mount("shell-bar", shell.render_status(self.page.prompt(view)))
+        self.mount("shell-over", shell.render_over_row(hide=guest))  # a guest's next step is the host's
+        self.mount("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
+        self.mount("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
-        dom.mount_id("shell-handover", handover)
+        self.mount("shell-handover", handover)
         document.getElementById("shell-game").classList.toggle("is-handover", "hidden" not in handover.attrs)
         drawn = self.page.render(view)
         if isinstance(drawn, Node):
             drawn = {"game-controls": drawn}
         for cid, tree in drawn.items():
-            dom.mount_id(cid, tree)
+            self.mount(cid, tree)
         for eid, patch in self.page.paint(view).items():
             apply_patch(document.getElementById(eid), patch)
         if live_table:  # below the board: drawn once the step is on the screen (issue 22's speed)
@@ -615,7 +706,7 @@ class Runner:
             slots = self.host.store.list(self.game.id)
         except Exception:  # noqa: BLE001 - the game on screen matters more than the list
             slots = []
-        dom.mount_id("shell-saved", self.shell.render_saved(slots, None if s is None else s.slot_id))
+        self.mount("shell-saved", self.shell.render_saved(slots, None if s is None else s.slot_id))
 
     def _mount_below(self) -> None:
         """The log, the links, the chart (and the saved games' list): what lies below the
@@ -626,14 +717,14 @@ class Runner:
             return
         if self.live is not None and self.live.role is not None:
             self._mount_saved()
-        dom.mount_id("shell-log-box", shell.render_log())
+        self.mount("shell-log-box", shell.render_log())
         if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
-            dom.mount_id("shell-links", self.live.links_note())
+            self.mount("shell-links", self.live.links_note())
         else:
-            dom.mount_id("shell-links", shell.render_links(self.host.page_url()))
+            self.mount("shell-links", shell.render_links(self.host.page_url()))
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
-        dom.mount_id("shell-chart", shell.render_chart(width or 640))
+        self.mount("shell-chart", shell.render_chart(width or 640))
 
     def announce(self, text: str) -> None:
         """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a

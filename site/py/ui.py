@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "isolate"]
+__all__ = ["SVG_NS", "Node", "Event", "h", "svg", "frag", "to_html", "find", "find_all", "text", "fire", "bidi_text", "isolate", "isolate_text", "isolate_tree", "names_pattern", "reversing_texts", "same"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 Child = "Node | str | None"
@@ -34,6 +34,11 @@ _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0590-\u08ff\u
 FSI, PDI = "\u2068", "\u2069"
 
 
+def bidi_text(text: str) -> bool:
+    """Whether ``text`` holds right-to-left letters or direction controls."""
+    return _BIDI.search(text) is not None
+
+
 def isolate(text: str) -> str:
     """Text from a person or a file, isolated from the line it is put in (issue 20, item 8).
 
@@ -44,6 +49,91 @@ def isolate(text: str) -> str:
     left-to-right text is returned as it is.
     """
     return f"{FSI}{text}{PDI}" if _BIDI.search(text) else text
+
+
+#: embeddings and overrides (LRE RLE PDF LRO RLO): outside an isolate, one reverses what follows
+_EMBEDS = "\u202a\u202b\u202c\u202d\u202e"
+_OPENERS = "\u2066\u2067\u2068"  # LRI RLI FSI
+
+
+def _runs(text: str) -> tuple[bool, int]:
+    """``(an embedding or override outside every isolate, isolates left open at the end)``.
+
+    Either one leaks past the text into the rest of its line: an override reverses it, an
+    open isolate swallows it. A stray PDI is ignored by the bidi algorithm, as here.
+    """
+    depth = 0
+    loose = False
+    for ch in text:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            depth = max(0, depth - 1)
+        elif ch in _EMBEDS and depth == 0:
+            loose = True
+    return loose, depth
+
+
+#: at most this many names are sought in each text (longest first): a custom map may hold
+#: thousands of names, and past these the whole-text isolation below still holds the line
+MAX_ISOLATED_NAMES = 200
+
+
+def names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern for the names that need isolating (right-to-left text or controls in them),
+    each with or without the FSI…PDI already around it; None when no name needs it."""
+    need = sorted({n for n in names if n and _BIDI.search(n)}, key=len, reverse=True)[:MAX_ISOLATED_NAMES]
+    if not need:
+        return None
+    alts = "|".join(re.escape(n) for n in need)
+    return re.compile(f"{FSI}({alts}){PDI}|({alts})")
+
+
+def isolate_text(text: str, pattern: re.Pattern[str] | None) -> str:
+    """``text`` with each known name in it isolated, and then, if a direction control is
+    still outside an isolate (a name cut short, a text from a file), the whole text isolated,
+    so nothing in it reverses the rest of its line (issue 20, item 8)."""
+    if not _BIDI.search(text):
+        return text
+    if pattern is not None:
+        text = pattern.sub(lambda m: f"{FSI}{m.group(1) or m.group(2)}{PDI}", text)
+    loose, still_open = _runs(text)
+    if loose or still_open:
+        text = f"{FSI}{text}{PDI * (still_open + 1)}"
+    return text
+
+
+def isolate_tree(node: Node, pattern: re.Pattern[str] | None) -> Node:
+    """Every text in ``node`` through :func:`isolate_text`, in place; returns ``node``.
+
+    Why one pass over the finished tree: names from a person or a file reach the page's text
+    by many paths (seat lists, prompts, a wheel's labels, buttons, a select's options); one
+    pass where every tree is mounted (``shell_browser.Runner``) cannot miss one the way each
+    sentence isolating its own names did. Attributes are not shown inline and are left alone.
+    """
+    kids = node.children
+    for i, c in enumerate(kids):
+        if isinstance(c, str):
+            if _BIDI.search(c):
+                kids[i] = isolate_text(c, pattern)
+        else:
+            isolate_tree(c, pattern)
+    return node
+
+
+def reversing_texts(node: Node) -> list[str]:
+    """Texts in ``node`` holding a direction control outside an FSI…PDI isolate or ``<bdi>``:
+    each one reverses (or reorders) the rest of its line. The counter the tests assert on."""
+    out: list[str] = []
+    if node.tag == "bdi":
+        return out
+    for c in node.children:
+        if isinstance(c, str):
+            if _BIDI.search(c) and any(_runs(c)):
+                out.append(c)
+        else:
+            out.extend(reversing_texts(c))
+    return out
 
 
 @dataclass
@@ -180,6 +270,22 @@ def to_html(node: Node | str) -> str:
     if node.tag in _VOID and node.ns is None:
         return f"<{node.tag}{attrs}>"
     return f"<{node.tag}{attrs}>{inner}</{node.tag}>"
+
+
+def same(a: Node | str, b: Node | str) -> bool:
+    """Whether two trees make the same DOM, so ``dom.mount`` may leave it as it is (issue 20,
+    item 10): same tags, attributes, texts and kinds of handler (a handler is a new closure
+    each render; its key is its place, so the DOM's key stays right). A node with properties
+    (an input's ``value``, ``checked``) is never the same: the person may have changed the
+    DOM's, and a render sets it as before."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if (
+        a.tag != b.tag or a.ns != b.ns or a.props or b.props or a.attrs != b.attrs
+        or a.on.keys() != b.on.keys() or len(a.children) != len(b.children)
+    ):
+        return False
+    return all(same(x, y) for x, y in zip(a.children, b.children, strict=True))
 
 
 def walk(node: Node) -> Iterator[Node]:

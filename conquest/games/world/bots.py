@@ -428,6 +428,8 @@ class StrongBot(Bot):
             spec = game.chance(st)
             if spec is not None:
                 st = game.apply(st, game.chance_action(st, rng.draw(spec.sizes)))
+                if clock.due():  # a long blitz is many rolls: a pause between them too
+                    yield
                 continue
             if st.phase == "over" or (st.current == me and st.turn > start):
                 break
