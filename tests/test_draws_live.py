@@ -50,3 +50,19 @@ def test_a_malformed_share_is_refused_and_changes_nothing() -> None:
         assert device.share == before
     net.run()
     assert any("six hex digits" in g.refusals[-1] for g in net.guests.values() if g.refusals)
+
+
+def test_a_share_held_back_by_the_rate_is_sent_when_the_rate_allows() -> None:
+    """Two updates within ``share_every_ms``: the host forgets a guest's share when it sends
+    new steps, so the guest's second share, held back by the rate, must still go out (it was
+    dropped, and in the browser the next draws were automatic)."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    device = next(d for d in net.table.devices.values() if d.seat == 1)
+    bob.send_share()  # within the rate of the share its join sent: held back, not dropped
+    assert bob.share_due
+    device.share = None  # as the host's next update does
+    bob.shell.host.run_timers()
+    net.run()
+    assert device.share is not None and not bob.share_due

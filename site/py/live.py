@@ -971,6 +971,7 @@ class Guest:
         #: messages not signed by the host's key (a peer posing as the host): ignored
         self.forged = 0
         self.share_at = -1e18  # when this device last sent its share of the draws
+        self.share_due = False  # a share held back by the rate is waiting to be sent
 
     @property
     def session(self) -> GuestSession | None:
@@ -1105,12 +1106,22 @@ class Guest:
         step: the host's page mixes it into each draw, so no draw is the host's alone.
 
         At most one per ``share_every_ms`` (live.json): computer players can step faster
-        than a device may send; a draw made meanwhile takes the shares the host holds."""
+        than a device may send; a draw made meanwhile takes the shares the host holds. A share
+        held back by that limit is sent when it ends (the host forgets a share once it sends
+        new steps, so a dropped one would leave the next draws without this device)."""
         now = self.shell.host.clock()
-        if now - self.share_at < float(SETTINGS["share_every_ms"]):
+        wait = float(SETTINGS["share_every_ms"]) - (now - self.share_at)
+        if wait > 0:
+            if not self.share_due:
+                self.share_due = True
+                self.shell.host.later(wait, self._share_due)
             return
         self.share_at = now
         self._send({"t": "share", "share": secrets.token_hex(3)})
+
+    def _share_due(self) -> None:
+        self.share_due = False
+        self.send_share()
 
 
 def device_token() -> str:
