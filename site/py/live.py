@@ -321,6 +321,13 @@ class GuestSession(Session):
             return None
         return self.game.to_move(state)
 
+    def chosen_seats(self) -> list[int]:
+        """Who has chosen: as the host last said (``chosen`` in its meta), and this device's
+        own part on its way."""
+        secret = self.game.simultaneous(self.match.state)
+        done = set(self.chosen) | set(self.secret_parts)
+        return [s for s in secret if s in done]
+
     def _guard(self, check_seat: bool = True) -> None:
         if self.viewing is not None:
             raise ShellError("shell.viewing", "You are looking at an earlier step: press “Back to the present” to play.")
