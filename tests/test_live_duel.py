@@ -158,10 +158,15 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     assert host.store.open(tie["slot"])["log"] == list(HELPMATE)
     assert page.duel_desk.poll()
     m = shell.session.match
-    assert m.log[-1].startswith("dd:conquests:") and m.state.owner[10] == 1
+    assert m.log[-1].startswith("dd:conquests@live:") and m.state.owner[10] == 1
     assert "Bob won the duel" in shell.message[1]
     words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
-    assert "replayed and checked" in words[0]
+    assert "played live (" in words[0] and "replayed and checked" in words[0]  # not "played here"
+    # it is in the log's text itself, so the campaign's link says "played live" wherever it opens
+    mg = get_game("metagame")
+    duel = mg.parse_action(m.log[-1])
+    assert duel.record is not None and duel.record.how == "live" and str(duel) == m.log[-1]
+    assert "played live" in mg.describe_action(m.states[-2], duel)
     assert page.duel_desk.tie() is None and not page.duel_desk.poll()  # taken once
 
 
@@ -191,7 +196,7 @@ def test_a_forged_or_mismatched_live_duel_is_refused_by_the_console_replay() -> 
     assert shell.message[0] == "error" and shell.session.match.log == before
     # the true finish is taken
     forge(host, tie, options=save["options"], log=list(HELPMATE))
-    assert desk.poll() and shell.session.match.log[-1].startswith("dd:conquests:")
+    assert desk.poll() and shell.session.match.log[-1].startswith("dd:conquests@live:")
 
 
 def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stranger_cannot() -> None:

@@ -303,7 +303,7 @@ class DuelDesk:
         if s is None or self.due() is None:
             return False
         try:
-            winner, record = duel_from_save(s.match.state, save)
+            winner, record = duel_from_save(s.match.state, save, "live" if mode == "live" else "")
         except IllegalAction as exc:
             if exc.code == "M12.duel-unfinished":
                 self.note = None

@@ -115,13 +115,13 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         expect(console.locator("#mg-duel")).to_have_count(0, timeout=30_000)
         last = console.locator("#shell-log li").last
         expect(last).to_contain_text("Bob")
-        expect(last).to_contain_text("played here")
+        expect(last).to_contain_text("played live")
         saved = console.evaluate("""() => {
             const id = new URLSearchParams(location.search).get('slot')
                 || Object.keys(localStorage).find(k => k.startsWith('conquest:slot:') && localStorage.getItem(k).includes('"metagame"'))?.slice(14);
             return localStorage.getItem('conquest:slot:' + id);
         }""")
-        assert saved and "dd:conquests:" in saved
+        assert saved and "dd:conquests@live:" in saved
         console.screenshot(path=f"{SHOTS}/live-duel-taken-1280.png", full_page=False)
         for w in (cw, tw, aw, bw):
             w.forgive_navigation_aborts()
