@@ -35,10 +35,11 @@ class Net:
         self.down: set[str] = set()
 
     def join(self, peer: str, page_class: type[GamePage], name: str, want: int | None,
-             token: str | None = None) -> Guest:
+             token: str | None = None, seat_link: bool = False) -> Guest:
         shell, _, _ = make_page(page_class)
         guest = Guest(shell, lambda text, p=peer: self.q.append((p, "host", text)), token or device_token(), name)
         guest.want = want
+        guest.seat_link = seat_link  # opened by a seat's own link (live_browser sets it so)
         self.guests[peer] = guest
         self.inbox[peer] = []
         self.table.connected(peer)

@@ -121,6 +121,7 @@ class LiveBrowser:
             token = live.device_token()
             self.host.save_pref(key, token)
         self.guest = live.Guest(self.shell, self._send_to_host, token, self.host.load_pref(NAME_KEY) or "")
+        self.guest.seat_link = seat_key is not None
         self.host.later(0, lambda: self._spawn(self._open()))
         self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         return True
