@@ -23,6 +23,11 @@ _listening: set[str] = set()
 _report: list[Any] = [None]  # the shell's error reporter (set by ``set_reporter``)
 _after: list[Any] = [None]
 _proxies: list[Any] = []
+#: what each container was last given (its element and the tree's children): the next render
+#: compares trees in Python and leaves alone, without a browser call, every subtree that
+#: would come out the same (issue 22: a live table's device draws every step; walking the
+#: unchanged DOM through Pyodide's proxies was most of a render)
+_last: dict[str, tuple[Any, list[Node | str]]] = {}
 #: attributes the person changes (a <details> opened or closed): set when an element is
 #: made, then left to the person, so a re-render never snaps a panel shut
 _USER_OWNED = {"open"}
@@ -150,8 +155,38 @@ def _set_props(el: Any, node: Node) -> None:
             el.checked = bool(v)
 
 
-def _patch(el: Any, node: Node | str, owner: str) -> Any:
-    """Make ``el`` show ``node``; returns the element now in its place."""
+def _same(old: Node | str | None, new: Node | str) -> bool:
+    """Whether ``new`` draws exactly what ``old`` drew: the same tags, attributes, text and
+    handlers' places (the handlers themselves are new functions each render; their keys
+    count in the same order, so the DOM's ``data-on-*`` stay right). A node with properties
+    (a field's value, a box's checked) is never the same: a render sets those again, as
+    the person may have changed them since."""
+    if isinstance(new, str) or isinstance(old, str) or old is None:
+        return old == new
+    if (old.tag != new.tag or old.ns != new.ns or old.props or new.props or old.attrs != new.attrs
+            or list(old.on) != list(new.on) or len(old.children) != len(new.children)):
+        return False
+    return all(_same(a, b) for a, b in zip(old.children, new.children, strict=True))
+
+
+def _keep(node: Node | str, owner: str) -> None:
+    """A subtree left as it is: its handlers take their keys again, in the order a patch
+    gives them (the node's own, then its children's)."""
+    if isinstance(node, str):
+        return
+    for kind, fn in node.on.items():
+        _listen(kind)
+        _key(owner, fn)
+    for c in node.children:
+        _keep(c, owner)
+
+
+def _patch(el: Any, node: Node | str, owner: str, old: Node | str | None = None) -> Any:
+    """Make ``el`` show ``node``; returns the element now in its place. ``old``: the tree
+    this element was last made from (None: unknown), so an unchanged subtree is skipped."""
+    if old is not None and _same(old, node):
+        _keep(node, owner)
+        return el
     if isinstance(node, str):
         if int(el.nodeType) == 3:
             if str(el.data) != node:
@@ -176,16 +211,20 @@ def _patch(el: Any, node: Node | str, owner: str) -> Any:
             continue
         if el.getAttribute(k) != v:
             el.setAttribute(k, v)
-    _patch_children(el, node.children, owner)
+    before = old.children if isinstance(old, Node) and old.tag == node.tag and old.ns == node.ns else None
+    _patch_children(el, node.children, owner, before)
     _set_props(el, node)
     return el
 
 
-def _patch_children(el: Any, children: list[Node | str], owner: str) -> None:
+def _patch_children(el: Any, children: list[Node | str], owner: str,
+                    old: list[Node | str] | None = None) -> None:
     existing = list(el.childNodes)
+    if old is not None and len(old) != len(existing):
+        old = None  # something else changed this element's children: trust only the DOM
     for i, child in enumerate(children):
         if i < len(existing):
-            _patch(existing[i], child, owner)
+            _patch(existing[i], child, owner, old[i] if old is not None else None)
         else:
             el.appendChild(_create(child, owner))
     for extra in existing[len(children) :]:
@@ -200,7 +239,10 @@ def mount(container: Any, tree: Node, owner: str | None = None) -> None:
     for n in range(_owned.pop(owner, 0)):  # the next render reuses (or drops) these keys
         _handlers.pop(f"{owner}.{n}", None)
     children = tree.children if tree.tag == "#fragment" else [tree]
-    _patch_children(container, children, owner)
+    last = _last.get(owner)
+    old = last[1] if last is not None and bool(last[0].isSameNode(container)) else None
+    _patch_children(container, children, owner, old)
+    _last[owner] = (container, list(children))
 
 
 def mount_id(element_id: str, tree: Node) -> None:
