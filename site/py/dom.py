@@ -231,10 +231,23 @@ def _patch_children(el: Any, children: list[Node | str], owner: str,
         extra.remove()
 
 
+#: milliseconds spent in :func:`mount` since the benchmark last reset it (bench/live.py reads
+#: it through live_browser's trace: how much of a render is the DOM's and how much Python's)
+spent: list[float] = [0.0]
+
+
 def mount(container: Any, tree: Node, owner: str | None = None) -> None:
     """Show ``tree`` inside ``container`` (a fragment's children, or the one node)."""
     if nullish(container):
         return
+    t0 = float(js.performance.now())
+    try:
+        _mount(container, tree, owner)
+    finally:
+        spent[0] += float(js.performance.now()) - t0
+
+
+def _mount(container: Any, tree: Node, owner: str | None) -> None:
     owner = owner or str(container.id or "anon")
     for n in range(_owned.pop(owner, 0)):  # the next render reuses (or drops) these keys
         _handlers.pop(f"{owner}.{n}", None)
