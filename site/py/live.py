@@ -1228,10 +1228,9 @@ def _host_intro(table: Table) -> str:
     private = "Each device sees only what its seat may see."
     if people and not table.free_seats() and all(i in table.reserved for i in people):
         names = [s.seats()[i].name for i in people]
-        links = and_list([f"{n}'s link" for n in names])
-        return (f"Every seat here is kept for its player: {and_list(names)} each open their own link "
-                f"({links}, given where the table was made) on their own device. Anyone else who opens "
-                f"the join link below watches. {private}")
+        return (f"Every seat here is kept for its player: {and_list(names)} each open their own link, "
+                f"given where the table was made, on their own device. Anyone else who opens the join "
+                f"link below watches. {private}")
     return f"Friends open this link (or scan the code) on their own device, pick a free seat and play. {private}"
 
 

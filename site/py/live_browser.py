@@ -15,7 +15,7 @@ import dom
 import js  # type: ignore[import-not-found]
 import live
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
-from shell import HUMAN
+from shell import HUMAN, and_list
 from ui import h
 
 from conquest.bots import levels as bot_levels
@@ -470,7 +470,11 @@ class LiveBrowser:
         """The folded panel's one line: the table and who is connected, or this seat."""
         if self.role == "host" and self.table is not None:
             on = [d.name for d in self.table.devices.values() if d.connected]
-            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else "waiting for guests")
+            seats = self.table.session.seats()
+            # seats kept for named players (a Metagame duel): wait for them by name
+            named = [seats[i].name for i in sorted(self.table.reserved) if i < len(seats)]
+            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else
+                                                        f"waiting for {and_list(named) if named else 'guests'}")
         if self.guest is not None:
             seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
             if self.guest.closed:

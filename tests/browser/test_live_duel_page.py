@@ -77,6 +77,7 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         expect(table.locator("#live-intro")).to_contain_text("Ann and Bob each open their own link")
         expect(table.locator("#live-intro")).not_to_contain_text("pick a free seat")
         expect(table.locator("#live-seats")).to_contain_text("waiting for Bob's own link")
+        expect(table.locator("#live-summary")).to_contain_text("waiting for Ann and Bob")
         for width in (1280, 360):
             table.set_viewport_size({"width": width, "height": 900})
             table.locator("#live-panel").scroll_into_view_if_needed()
