@@ -234,6 +234,8 @@ def _patch_children(el: Any, children: list[Node | str], owner: str,
 #: milliseconds spent in :func:`mount` since the benchmark last reset it (bench/live.py reads
 #: it through live_browser's trace: how much of a render is the DOM's and how much Python's)
 spent: list[float] = [0.0]
+#: the same by container id (the benchmark prints the costliest)
+spent_by: dict[str, float] = {}
 
 
 def mount(container: Any, tree: Node, owner: str | None = None) -> None:
@@ -244,7 +246,10 @@ def mount(container: Any, tree: Node, owner: str | None = None) -> None:
     try:
         _mount(container, tree, owner)
     finally:
-        spent[0] += float(js.performance.now()) - t0
+        ms = float(js.performance.now()) - t0
+        spent[0] += ms
+        key = owner or str(container.id or "anon")
+        spent_by[key] = spent_by.get(key, 0.0) + ms
 
 
 def _mount(container: Any, tree: Node, owner: str | None) -> None:

@@ -257,9 +257,12 @@ class LiveBrowser:
                 js.window.scrollTo(0, 0)
             self.trace("handled")
             dom.spent[0] = 0.0
+            dom.spent_by.clear()
             self.runner.render()
             if self.tracing:  # how much of that render was the DOM patch (not a time: a length)
                 js.window.conquestLiveTrace.push(to_js(["dom-ms", float(dom.spent[0])]))
+                for owner, ms in dom.spent_by.items():
+                    js.window.conquestLiveTrace.push(to_js([f"dom-ms:{owner}", float(ms)]))
         self.trace("rendered")
         self._trace_painted()
 
