@@ -27,7 +27,13 @@ _proxies: list[Any] = []
 #: compares trees in Python and leaves alone, without a browser call, every subtree that
 #: would come out the same (issue 22: a live table's device draws every step; walking the
 #: unchanged DOM through Pyodide's proxies was most of a render)
-_last: dict[str, tuple[Any, list[Node | str]]] = {}
+_last: dict[str, tuple[Any, list[Node | str], dict[int, int]]] = {}
+#: the render in progress: where each node's handler keys began (by ``id(node)``), and the
+#: same of the container's last render. A subtree is left alone only if its keys begin at
+#: the same number as last time: a handler added or removed before it shifts every key
+#: after it, and the DOM's ``data-on-*`` must then be written again
+_starts: list[dict[int, int]] = [{}]
+_before: list[dict[int, int]] = [{}]
 #: attributes the person changes (a <details> opened or closed): set when an element is
 #: made, then left to the person, so a re-render never snaps a panel shut
 _USER_OWNED = {"open"}
@@ -138,6 +144,7 @@ def _create(node: Node | str, owner: str) -> Any:
     if isinstance(node, str):
         return document.createTextNode(node)
     el = document.createElementNS(node.ns, node.tag) if node.ns else document.createElement(node.tag)
+    _starts[0][id(node)] = _owned.get(owner, 0)
     for k, v in _attrs_of(node, owner).items():
         el.setAttribute(k, v)
     for c in node.children:
@@ -169,11 +176,17 @@ def _same(old: Node | str | None, new: Node | str) -> bool:
     return all(_same(a, b) for a, b in zip(old.children, new.children, strict=True))
 
 
+def _has_on(node: Node | str) -> bool:
+    """Whether a subtree has any handler (a shift of the keys matters only there)."""
+    return not isinstance(node, str) and (bool(node.on) or any(_has_on(c) for c in node.children))
+
+
 def _keep(node: Node | str, owner: str) -> None:
     """A subtree left as it is: its handlers take their keys again, in the order a patch
     gives them (the node's own, then its children's)."""
     if isinstance(node, str):
         return
+    _starts[0][id(node)] = _owned.get(owner, 0)
     for kind, fn in node.on.items():
         _listen(kind)
         _key(owner, fn)
@@ -184,7 +197,8 @@ def _keep(node: Node | str, owner: str) -> None:
 def _patch(el: Any, node: Node | str, owner: str, old: Node | str | None = None) -> Any:
     """Make ``el`` show ``node``; returns the element now in its place. ``old``: the tree
     this element was last made from (None: unknown), so an unchanged subtree is skipped."""
-    if old is not None and _same(old, node):
+    if old is not None and _same(old, node) and (
+            isinstance(node, str) or _before[0].get(id(old)) == _owned.get(owner, 0) or not _has_on(node)):
         _keep(node, owner)
         return el
     if isinstance(node, str):
@@ -202,6 +216,7 @@ def _patch(el: Any, node: Node | str, owner: str, old: Node | str | None = None)
         new = _create(node, owner)
         el.replaceWith(new)
         return new
+    _starts[0][id(node)] = _owned.get(owner, 0)
     want = _attrs_of(node, owner)
     for name in [str(a.name) for a in el.attributes]:
         if name not in want and name not in _USER_OWNED:
@@ -259,8 +274,11 @@ def _mount(container: Any, tree: Node, owner: str | None) -> None:
     children = tree.children if tree.tag == "#fragment" else [tree]
     last = _last.get(owner)
     old = last[1] if last is not None and bool(last[0].isSameNode(container)) else None
+    _before[0] = last[2] if old is not None and last is not None else {}
+    _starts[0] = {}
     _patch_children(container, children, owner, old)
-    _last[owner] = (container, list(children))
+    _last[owner] = (container, list(children), _starts[0])
+    _before[0] = {}
 
 
 def mount_id(element_id: str, tree: Node) -> None:
