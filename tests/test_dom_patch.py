@@ -108,7 +108,7 @@ def dom(monkeypatch: pytest.MonkeyPatch) -> Any:
     ffi = types.ModuleType("pyodide.ffi")
     ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
     ffi.jsnull = object()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(document=document))
+    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(document=document, performance=types.SimpleNamespace(now=lambda: 0.0)))
     monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
     monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
     monkeypatch.delitem(sys.modules, "dom", raising=False)

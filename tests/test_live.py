@@ -13,6 +13,7 @@ from live import Guest, GuestSession, Table, TableSession, device_token
 from page_host import FakeHost, make_page
 from reign import ReignPage
 from shell import GamePage, Shell
+from ui import text
 from world import WorldPage
 
 from conquest.core import GameError, get_game
@@ -34,10 +35,11 @@ class Net:
         self.down: set[str] = set()
 
     def join(self, peer: str, page_class: type[GamePage], name: str, want: int | None,
-             token: str | None = None) -> Guest:
+             token: str | None = None, seat_link: bool = False) -> Guest:
         shell, _, _ = make_page(page_class)
         guest = Guest(shell, lambda text, p=peer: self.q.append((p, "host", text)), token or device_token(), name)
         guest.want = want
+        guest.seat_link = seat_link  # opened by a seat's own link (live_browser sets it so)
         self.guests[peer] = guest
         self.inbox[peer] = []
         self.table.connected(peer)
@@ -305,6 +307,52 @@ def test_reign_secret_choices_are_made_at_once_and_never_sent_before_the_reveal(
     assert game.simultaneous(hs.match.state) == ()
 
 
+def bar_text(shell: Shell) -> str:
+    """The status bar as drawn on that device (its words, no markup)."""
+    s = shell.session
+    assert s is not None and shell.page is not None
+    return text(shell.render_status(shell.page.prompt(s.view())))
+
+
+def test_every_device_says_who_has_chosen_at_a_secret_step_never_what() -> None:
+    game = get_game("reign")
+    shell, clock = reign_host()
+    net = Net(shell, clock)
+    bob = net.join("peer-b", ReignPage, "Bob", 1)
+    hs = shell.session
+    assert game.simultaneous(hs.match.state) == (0, 1)
+    assert shell.chosen_words() == bob.shell.chosen_words() == ""  # nobody has chosen yet
+    pick_b = game.secret_choices(hs.match.state, 1)[3]
+    assert bob.shell.give_secret(1, pick_b)
+    net.run()
+    # the host's device and Bob's both say it, in the bar, with the names only
+    for device in (shell, bob.shell):
+        assert device.chosen_words() == "Bob has chosen; waiting for Ann"
+        assert "Bob has chosen; waiting for Ann" in bar_text(device)
+    assert str(pick_b) not in bar_text(shell)
+    assert json.loads(net.inbox["peer-b"][-1])["chosen"] == [1]  # the host says who, not what
+    # an earlier step on screen is not the open step: nothing said there
+    hs.viewing = 0
+    assert shell.chosen_words() == ""
+    hs.viewing = None
+    # the host's person chooses: the reveal is played and the words go on every device
+    assert shell.give_secret(0, game.secret_choices(hs.match.state, 0)[0])
+    net.table.sync()
+    net.run()
+    assert shell.chosen_words() == bob.shell.chosen_words() == ""
+
+
+def test_hot_seat_says_who_has_chosen_too() -> None:
+    game = get_game("reign")
+    shell, _ = reign_host()
+    hs = shell.session
+    shell.ready(0)
+    pick = game.secret_choices(hs.match.state, 0)[2]
+    assert shell.give_secret(0, pick)
+    assert shell.chosen_words() == "Ann has chosen; waiting for Bob"
+    assert str(pick) not in bar_text(shell)
+
+
 def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() -> None:
     game = get_game("campaign")
     shell, _, host = make_page(CampaignPage)
@@ -340,6 +388,13 @@ def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() ->
         part = game.secret_choices(g.session.match.state, seat)[0]
         times[seat] = 1234 + k * 111
         g.shell.give_secret(seat, (part[0], times[seat]))
+        if k == 0:  # the first answer is said on every device, names only
+            net.run()
+            first, rest = hs.seat_name(seat), [hs.seat_name(x) for x in asked[1:]]
+            for device in [shell, *(x.shell for x in guests.values())]:
+                words = device.chosen_words()
+                assert words.startswith(f"{first} has chosen; waiting for "), words
+                assert all(name in words for name in rest) and str(times[seat]) not in bar_text(device)
     net.run()
     reveal = hs.match.log[len(hs.match.log) - 1]
     assert not game.simultaneous(hs.match.state) or len(hs.match.log) > 0

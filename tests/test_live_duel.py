@@ -19,10 +19,11 @@ from live import (
     parse_join_fragment,
     parse_seat_key,
     render_guest_panel,
+    render_host_panel,
 )
 from metagame import MetagamePage
 from page_host import FakeHost, make_page
-from test_live import Net
+from test_live import Net, world_host
 from test_page_duels import console, panel
 from ui import find, find_all, fire, text
 
@@ -112,6 +113,34 @@ def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() ->
     assert [x.name for x in dshell.session.seats()] == ["Ann", "Bob"]
 
 
+def test_the_duel_s_host_tab_says_whose_link_each_seat_waits_for_and_a_seat_link_names_its_guest() -> None:
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    box = render_host_panel(net.table, "http://127.0.0.1:8000/play/conquests/#live=x", None, lambda *a: None, [])
+    intro = text(find(box, "#live-intro"))
+    assert "pick a free seat" not in intro
+    assert "Ann and Bob each open their own link" in intro and "watches" in intro
+    assert [text(x) for x in find_all(box, ".live-where")] == ["waiting for Ann's own link", "waiting for Bob's own link"]
+    # Ann opens her seat's link with an empty name field: it is prefilled with her seat's name
+    ann = net.join("peer-a", ConquestsPage, "", None, token=seat_key(text(find(panel(shell), "#mg-live-url-0"))),
+                   seat_link=True)
+    assert ann.session.only_seat == 0 and ann.name == "Ann"
+    assert find(render_guest_panel(ann, True, False, lambda *a: None), "#live-name").attrs["value"] == "Ann"
+    box = render_host_panel(net.table, "http://x/#live=x", None, lambda *a: None, [])
+    assert [text(x) for x in find_all(box, ".live-where")] == ["Ann's device", "waiting for Bob's own link"]
+    # a name already typed is kept; a guest of the table's own link (not a seat's) is not renamed
+    bob = net.join("peer-b", ConquestsPage, "Bobby", None, token=seat_key(text(find(panel(shell), "#mg-live-url-1"))),
+                   seat_link=True)
+    assert bob.session.only_seat == 1 and bob.name == "Bobby"
+    fan = net.join("peer-s", ConquestsPage, "", None)
+    assert fan.session.spectator and fan.name == ""
+    # an ordinary table with a free seat keeps the usual words
+    host_shell, clock = world_host()
+    plain = Net(host_shell, clock)
+    words = text(find(render_host_panel(plain.table, "http://x/#live=y", None, lambda *a: None, []), "#live-intro"))
+    assert "pick a free seat" in words
+
+
 def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself() -> None:
     shell, page, host, tie, record = live_console()
     dshell, net = duel_table(host, tie, record)
@@ -158,10 +187,15 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     assert host.store.open(tie["slot"])["log"] == list(HELPMATE)
     assert page.duel_desk.poll()
     m = shell.session.match
-    assert m.log[-1].startswith("dd:conquests:") and m.state.owner[10] == 1
+    assert m.log[-1].startswith("dd:conquests@live:") and m.state.owner[10] == 1
     assert "Bob won the duel" in shell.message[1]
     words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
-    assert "replayed and checked" in words[0]
+    assert "played live (" in words[0] and "replayed and checked" in words[0]  # not "played here"
+    # it is in the log's text itself, so the campaign's link says "played live" wherever it opens
+    mg = get_game("metagame")
+    duel = mg.parse_action(m.log[-1])
+    assert duel.record is not None and duel.record.how == "live" and str(duel) == m.log[-1]
+    assert "played live" in mg.describe_action(m.states[-2], duel)
     assert page.duel_desk.tie() is None and not page.duel_desk.poll()  # taken once
 
 
@@ -191,7 +225,7 @@ def test_a_forged_or_mismatched_live_duel_is_refused_by_the_console_replay() -> 
     assert shell.message[0] == "error" and shell.session.match.log == before
     # the true finish is taken
     forge(host, tie, options=save["options"], log=list(HELPMATE))
-    assert desk.poll() and shell.session.match.log[-1].startswith("dd:conquests:")
+    assert desk.poll() and shell.session.match.log[-1].startswith("dd:conquests@live:")
 
 
 def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stranger_cannot() -> None:

@@ -184,6 +184,9 @@ def test_by_hand_stays_and_says_so():
         ("da:conquests:a:1:[1]:f4a4", "action.duel-options"),
         ('da:conquests:a:1:{"seats"%3A1}:f4a4', "action.duel-options"),
         ("da:conquests:a:1::f4a4,,a1a2", "action.duel-steps"),
+        ("da:conquests@here:a:1::f4a4", "action.duel-how"),
+        ("da:conquests@LIVE:a:1::f4a4", "action.duel-syntax"),
+        ("da:conquests@:a:1::f4a4", "action.duel-syntax"),
         ("da:conquests:a:1::" + "a1a2," * 500, "action.duel-long"),
     ],
 )
@@ -198,6 +201,32 @@ def test_record_text_round_trips_with_escapes():
     text = format_record("a", rec)
     assert ";" not in text and parse_record(text) == ("a", rec)
     assert str(parse_action(text)) == text
+
+
+def test_a_live_duel_says_so_and_older_records_read_exactly_as_before():
+    """Issue 22: ``@live`` is optional; a record without it is the text it always was."""
+    old = "da:conquests:d:12::c1c2,d6d1"
+    winner, rec = parse_record(old)
+    assert rec.how == "" and format_record(winner, rec) == old
+    live = "da:conquests@live:d:12::c1c2,d6d1"
+    winner, rec2 = parse_record(live)
+    assert rec2.how == "live" and rec2.log == rec.log and format_record(winner, rec2) == live
+    m = campaign()
+    save = play_duel(m.state)
+    here = Duel(*duel_from_save(m.state, save))
+    there = Duel(*duel_from_save(m.state, save, "live"))
+    gid = here.record.game
+    assert str(there) == str(here).replace(f":{gid}:", f":{gid}@live:", 1)
+    assert "played here (" in GAME.describe_action(m.state, here)
+    assert "played live (" in GAME.describe_action(m.state, there)
+    with pytest.raises(IllegalAction) as e:
+        duel_from_save(m.state, save, "by pigeon")
+    assert e.value.code == "M12.duel-how" and "'by pigeon'" in e.value.message
+    # the replay is the same either way: both decide the same invasion
+    a, b = replay(m.save().to_json()), replay(m.save().to_json())
+    a.play(here)
+    b.play(there)
+    assert GAME.state_to_json(a.state) == GAME.state_to_json(b.state)
 
 
 def test_campaign_link_round_trip_holding_duels_and_verify_replays_them():

@@ -829,13 +829,18 @@ class WorldPage(GamePage):
         """Each territory's troops in a badge of the owner's colour; the choices' outlines;
         while a source is picked, the chance of taking each neighbour beside it."""
         self.load_shapes()
-        kids: list[Node] = []
+        # three groups, in drawing order: the outlines come and go with each step's choices,
+        # the badges stay in place, so a redraw changes only the badges that changed
+        # (dom.py compares the trees place by place; issue 22's speed at a live table)
+        lines: list[Node] = []
         for t in sorted(self.choices(state)):
-            kids += self.outline(t, "choice")
+            lines += self.outline(t, "choice")
         if self.src is not None:
-            kids += self.outline(self.src, "source")
+            lines += self.outline(self.src, "source")
         if self.dst is not None:
-            kids += self.outline(self.dst, "target")
+            lines += self.outline(self.dst, "target")
+        kids: list[Node] = []
+        odds: list[Node] = []
         for t in range(RULES.size):
             at = self.labels.get(t)
             owner = state.owner[t]
@@ -856,9 +861,9 @@ class WorldPage(GamePage):
                 if at is None:
                     continue
                 p = world_odds.battle_odds(a, state.troops[d], 1).win
-                kids.append(svg("text", pct(p), x=f"{at[0]:.1f}", y=f"{at[1] + 27:.1f}", cls="wc-map-odds",
+                odds.append(svg("text", pct(p), x=f"{at[0]:.1f}", y=f"{at[1] + 27:.1f}", cls="wc-map-odds",
                                 data_odds=str(d)))
-        return svg("g", *kids, id="wc-marks-inner")
+        return svg("g", svg("g", *lines), svg("g", *kids), svg("g", *odds), id="wc-marks-inner")
 
 
 def main() -> None:

@@ -222,15 +222,33 @@ def forget() -> None:
     _last.clear()
 
 
-def mount(container: Any, tree: Node, owner: str | None = None) -> None:
-    """Show ``tree`` inside ``container`` (a fragment's children, or the one node).
+#: milliseconds spent in :func:`mount` since the benchmark last reset it (bench/live.py reads
+#: it through live_browser's trace: how much of a render is the DOM's and how much Python's)
+spent: list[float] = [0.0]
+#: the same by container id (the benchmark prints the costliest)
+spent_by: dict[str, float] = {}
 
-    The last tree mounted in each container is kept: the new one is compared with it and
+
+def mount(container: Any, tree: Node, owner: str | None = None) -> None:
+    """Show ``tree`` inside ``container`` (a fragment's children, or the one node); the time
+    it takes is added to :data:`spent` (the live benchmark's split of a render)."""
+    if nullish(container):
+        return
+    t0 = float(js.performance.now())
+    try:
+        _mount(container, tree, owner)
+    finally:
+        ms = float(js.performance.now()) - t0
+        spent[0] += ms
+        key = owner or str(container.id or "anon")
+        spent_by[key] = spent_by.get(key, 0.0) + ms
+
+
+def _mount(container: Any, tree: Node, owner: str | None) -> None:
+    """The last tree mounted in each container is kept: the new one is compared with it and
     only what changed is patched. If the container is no longer the element it was, or holds
     another number of children than the last render left, the DOM itself is read instead.
     """
-    if nullish(container):
-        return
     owner = owner or str(container.id or "anon")
     for k in _owned.pop(owner, ()):  # the next render reuses (or drops) these keys
         _handlers.pop(k, None)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import live
@@ -303,7 +304,7 @@ class DuelDesk:
         if s is None or self.due() is None:
             return False
         try:
-            winner, record = duel_from_save(s.match.state, save)
+            winner, record = duel_from_save(s.match.state, save, "live" if mode == "live" else "")
         except IllegalAction as exc:
             if exc.code == "M12.duel-unfinished":
                 self.note = None
@@ -463,9 +464,9 @@ class DuelDesk:
 
     def _qr(self, url: str, id_: str) -> Node | None:
         node = self.qr.get(url)
-        if node is not None:
-            node.attrs["id"] = id_  # two codes on one page: one id each
-        return node
+        # two codes on one page: one id each, on a copy (a drawn tree is never changed after,
+        # dom.py compares it with the next render's)
+        return None if node is None else replace(node, attrs={**node.attrs, "id": id_})
 
     def after_render(self) -> None:
         if self.draw_qr is not None and self.qr_wanted():

@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from shell import HUMAN, Session, ShellError
-from ui import Node, h
+from shell import HUMAN, Session, ShellError, and_list
+from ui import FSI, PDI, Node, h
 
 from conquest.catalog import load_data
 from conquest.core import ConquestError, Game, GameError
@@ -321,6 +321,13 @@ class GuestSession(Session):
         if self.game.outcome(state) is not None:
             return None
         return self.game.to_move(state)
+
+    def chosen_seats(self) -> list[int]:
+        """Who has chosen: as the host last said (``chosen`` in its meta), and this device's
+        own part on its way."""
+        secret = self.game.simultaneous(self.match.state)
+        done = set(self.chosen) | set(self.secret_parts)
+        return [s for s in secret if s in done]
 
     def _guard(self, check_seat: bool = True) -> None:
         if self.viewing is not None:
@@ -972,6 +979,9 @@ class Guest:
         self.forged = 0
         self.share_at = -1e18  # when this device last sent its share of the draws
         self.share_due = False  # a share held back by the rate is waiting to be sent
+        #: opened by a link made for one seat (``seat_fragment``): an empty name field takes
+        #: that seat's name once the host says which seat it is
+        self.seat_link = False
 
     @property
     def session(self) -> GuestSession | None:
@@ -1051,6 +1061,12 @@ class Guest:
             return
         you = msg.get("you")
         s.only_seat = you if isinstance(you, int) else None
+        seats = msg.get("seats")
+        if self.seat_link and not self.name and isinstance(you, int) and isinstance(seats, list) \
+                and 0 <= you < len(seats) and isinstance(seats[you], Mapping):
+            # the seat's own link: its person is the one the seat is named after
+            name = str(seats[you].get("name", "")).replace(FSI, "").replace(PDI, "")
+            self.name = " ".join(name.split())[:MAX_NAME]
         s.spectator = s.only_seat is None or self.closed
         chosen = msg.get("chosen")
         s.chosen = tuple(x for x in chosen if isinstance(x, int)) if isinstance(chosen, list) else ()
@@ -1170,6 +1186,9 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
         d = next((x for x in devices if x.seat == i), None)
         if seat.is_bot:
             where = "the computer"
+        elif i in table.reserved and (d is None or d.token == table.reserved[i]) and not (d and d.connected):
+            # kept for one person's own link (a Metagame duel): nobody else may sit here
+            where = f"waiting for {seat.name}'s own link"
         elif d is not None:
             where = f"{d.name}'s device" + ("" if d.connected else " (disconnected, waiting)")
         elif i in table.kept():
@@ -1194,8 +1213,7 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
     return h(
         "div",
         h("h2", "Live table"),
-        h("p", "Friends open this link (or scan the code) on their own device, pick a free seat and play. "
-               "Each device sees only what its seat may see.", cls="muted"),
+        h("p", _host_intro(table), cls="muted", id="live-intro"),
         h("div",
           h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
           h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
@@ -1211,6 +1229,21 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
         h("p", PRIVACY, cls="muted live-privacy"),
         id="live-panel-inner", cls="live-panel",
     )
+
+
+def _host_intro(table: Table) -> str:
+    """What the host tells its friends. Where every person's seat is kept for a named
+    player's own link (a Metagame duel's two players), no seat is free to pick: say whose
+    link each seat waits for, and that anyone else who opens the table's link watches."""
+    s = table.session
+    people = [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in table.kept()]
+    private = "Each device sees only what its seat may see."
+    if people and not table.free_seats() and all(i in table.reserved for i in people):
+        names = [s.seats()[i].name for i in people]
+        return (f"Every seat here is kept for its player: {and_list(names)} each open their own link, "
+                f"given where the table was made, on their own device. Anyone else who opens the join "
+                f"link below watches. {private}")
+    return f"Friends open this link (or scan the code) on their own device, pick a free seat and play. {private}"
 
 
 def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any]) -> Node:

@@ -15,7 +15,7 @@ import dom
 import js  # type: ignore[import-not-found]
 import live
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
-from shell import HUMAN
+from shell import HUMAN, and_list
 from ui import h
 
 from conquest.bots import levels as bot_levels
@@ -122,6 +122,7 @@ class LiveBrowser:
             token = live.device_token()
             self.host.save_pref(key, token)
         self.guest = live.Guest(self.shell, self._send_to_host, token, self.host.load_pref(NAME_KEY) or "")
+        self.guest.seat_link = seat_key is not None
         self.host.later(0, lambda: self._spawn(self._open()))
         self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         return True
@@ -256,7 +257,13 @@ class LiveBrowser:
             if before is None and self.shell.session is not None:
                 js.window.scrollTo(0, 0)
             self.trace("handled")
+            dom.spent[0] = 0.0
+            dom.spent_by.clear()
             self.runner.render()
+            if self.tracing:  # how much of that render was the DOM patch (not a time: a length)
+                js.window.conquestLiveTrace.push(to_js(["dom-ms", float(dom.spent[0])]))
+                for owner, ms in dom.spent_by.items():
+                    js.window.conquestLiveTrace.push(to_js([f"dom-ms:{owner}", float(ms)]))
         self.trace("rendered")
         self._trace_painted()
 
@@ -467,7 +474,11 @@ class LiveBrowser:
         """The folded panel's one line: the table and who is connected, or this seat."""
         if self.role == "host" and self.table is not None:
             on = [d.name for d in self.table.devices.values() if d.connected]
-            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else "waiting for guests")
+            seats = self.table.session.seats()
+            # seats kept for named players (a Metagame duel): wait for them by name
+            named = [seats[i].name for i in sorted(self.table.reserved) if i < len(seats)]
+            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else
+                                                        f"waiting for {and_list(named) if named else 'guests'}")
         if self.guest is not None:
             seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
             if self.guest.closed:

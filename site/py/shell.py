@@ -415,6 +415,12 @@ class Session:
             return None
         return self.game.to_move(state)
 
+    def chosen_seats(self) -> list[int]:
+        """The seats that have made their secret part at the present simultaneous step, in
+        the step's order: who, never what (the parts stay in this page until the reveal)."""
+        secret = self.game.simultaneous(self.match.state)
+        return [s for s in secret if s in self.secret_parts]
+
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats()) if not s.is_bot]
 
@@ -1304,6 +1310,25 @@ class Shell:
             return h("div", id="shell-over-inner", hidden=True)
         return h("div", over, id="shell-over-inner", role="group", aria_label="The game is over: what next")
 
+    def chosen_words(self) -> str:
+        """Who has already chosen at an open secret step ("Bob has chosen; waiting for Ann"),
+        the same words on every device of a live table and at a hot-seat device (issue 22):
+        names only, never a choice. "" when no secret step is open, nobody has chosen yet,
+        or an earlier step is on screen."""
+        s = self.session
+        if s is None or s.viewing is not None:
+            return ""
+        secret = self.game.simultaneous(s.match.state)
+        done = s.chosen_seats()
+        if not secret or not done:
+            return ""
+        names = [s.seat_name(x) for x in done]
+        left = [s.seat_name(x) for x in secret if x not in done]
+        words = f"{and_list(names)} {'has' if len(names) == 1 else 'have'} chosen"
+        if left:
+            words += f"; waiting for {and_list(left)}"
+        return words
+
     def render_status(self, prompt: str) -> Node:
         """The sticky bar: whose turn, what to do, and Undo beside it (a finished game's next
         steps are right under it, ``render_over_row``)."""
@@ -1316,6 +1341,7 @@ class Shell:
         if seat is not None and seat < len(seats):
             swatch = h("span", cls="swatch", style=f"background:{seats[seat].colour}", aria_hidden="true")
         step = f"Step {s.step()} of {len(s.match.log)}" if s.viewing is not None else f"Step {len(s.match.log)}"
+        chosen = self.chosen_words()
         undo = None
         if s.mode == "host" and not over:
             undo = h(
@@ -1343,7 +1369,8 @@ class Shell:
         return h(
             "div",
             swatch,
-            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt")),
+            h("p", h("span", f"{step} · ", cls="shell-stepno"), h("span", self.isolate_names(prompt), id="shell-prompt"),
+              h("span", f" · {chosen}", id="shell-chosen", cls="shell-chosen") if chosen else None),
             thinking,
             undo,
             id="shell-bar-inner",
@@ -1891,6 +1918,13 @@ class Shell:
                                        self.page.chart_x_label, marker),
                             cls="shell-chart-figure"))
         return h("div", *charts, id="shell-chart-inner")
+
+
+def and_list(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def shown_names(slots: Sequence[Slot]) -> dict[str, str]:

@@ -62,10 +62,20 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
         watch_url = console.inner_text("#mg-live-url-watch")
         assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
-        ann.goto(urls[0], wait_until="commit")
-        bob.goto(urls[1], wait_until="commit")
         assert "/play/conquests/?slot=" in table.url
         table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
+        # every seat is kept for a named player: the host's tab says whose link each waits for
+        expect(table.locator("#live-intro")).to_contain_text("Ann and Bob each open their own link")
+        expect(table.locator("#live-intro")).not_to_contain_text("pick a free seat")
+        expect(table.locator("#live-seats")).to_contain_text("waiting for Bob's own link")
+        expect(table.locator("#live-summary")).to_contain_text("waiting for Ann and Bob")
+        for width in (1280, 360):
+            table.set_viewport_size({"width": width, "height": 900})
+            table.locator("#live-panel").scroll_into_view_if_needed()
+            table.screenshot(path=f"{SHOTS}/live-duel-host-waiting-{width}.png", full_page=False)
+        table.set_viewport_size({"width": 1280, "height": 900})
+        ann.goto(urls[0], wait_until="commit")
+        bob.goto(urls[1], wait_until="commit")
         expect(table.locator("#live-seats")).to_contain_text("Ann's device")
         print(f"console and table up after {time.monotonic() - t0:.1f} s")
         for page, name in ((ann, "Ann"), (bob, "Bob")):
@@ -88,6 +98,9 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         table.bring_to_front()
         table.screenshot(path=f"{SHOTS}/live-duel-table-1280.png", full_page=False)
         bob.screenshot(path=f"{SHOTS}/live-duel-bob-360.png", full_page=False)
+        # opened by their seat's link with no name typed: the name field holds the seat's name
+        expect(bob.locator("#live-name")).to_have_value("Bob")
+        expect(ann.locator("#live-name")).to_have_value("Ann")
         # seated by their links: nobody picked a seat, and no seat is left for anyone else
         assert ann.locator("#live-free").count() == 0 and bob.locator("#live-free").count() == 0
         expect(table.locator("#live-seats")).not_to_contain_text("disconnected")
@@ -106,13 +119,13 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         expect(console.locator("#mg-duel")).to_have_count(0, timeout=30_000)
         last = console.locator("#shell-log li").last
         expect(last).to_contain_text("Bob")
-        expect(last).to_contain_text("played here")
+        expect(last).to_contain_text("played live")
         saved = console.evaluate("""() => {
             const id = new URLSearchParams(location.search).get('slot')
                 || Object.keys(localStorage).find(k => k.startsWith('conquest:slot:') && localStorage.getItem(k).includes('"metagame"'))?.slice(14);
             return localStorage.getItem('conquest:slot:' + id);
         }""")
-        assert saved and "dd:conquests:" in saved
+        assert saved and "dd:conquests@live:" in saved
         console.screenshot(path=f"{SHOTS}/live-duel-taken-1280.png", full_page=False)
         for w in (cw, tw, aw, bw):
             w.forgive_navigation_aborts()

@@ -8,6 +8,7 @@ Nostr relay (``tools/relay.py``). What a guest's page received is read from its 
 from __future__ import annotations
 
 import json
+import tempfile
 from typing import Any
 
 from conquest.core import get_game
@@ -22,6 +23,7 @@ CAMPAIGN = get_game("campaign")
 #: (tests/browser/test_reign_page.py): the next step is the battle's secret choices
 TO_BATTLE = ["Lwmscah", "tAB/AB", "dw", "bc", "p"]
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
+SHOTS = tempfile.gettempdir()
 
 
 def open_table(host: Any, url: str) -> str:
@@ -86,6 +88,14 @@ def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, ba
         bob.wait_for_function("document.querySelector('[data-total=defence]').textContent.trim() === 'Defence 6'")
         host.wait_for_function("document.querySelector('[data-total=attack]').textContent.trim() === 'Attack 9'")
         bob.click("#rg-battle-go")
+        # both devices say who has chosen (never what) while Ann still chooses
+        for page in (host, bob):
+            page.wait_for_function("() => (document.getElementById('shell-chosen') || {}).textContent"
+                                   "?.includes('Bob has chosen; waiting for Ann')", timeout=30_000)
+        assert "Defence" not in host.inner_text("#shell-bar")  # who, never what
+        host.screenshot(path=f"{SHOTS}/live-chosen-host-1280.png", full_page=False)
+        bob.evaluate("() => window.scrollTo(0, 0)")
+        bob.screenshot(path=f"{SHOTS}/live-chosen-bob-360.png", full_page=False)
         host.click("#rg-battle-go")
         for page in (host, bob):
             page.wait_for_selector("#rg-reveal", timeout=30_000)

@@ -20,7 +20,7 @@ text               value                            meaning
 ``r17 5,3,,16``    ``SpinResult(17, layout)``       M10 drawn slice 17 (0-based) and the wheel
 ``x12``/``x-``     ``Respin(12)``                   M11 re-spin spending territory 12 (or not)
 ``da``/``dd``      ``Duel("a")``                    M12 duel won by attacker / defender (entered by hand)
-``da:conquests:…`` ``Duel("a", record)``            M12 a duel played here, carried whole and replayed
+``da:conquests:…`` ``Duel("a", record)``            M12 a duel played here, carried whole and replayed (``da:conquests@live:…``: at a live table)
 ``g12``            ``Gift(12)``                     M14 the losing attacker's gift
 ``!o37=2``         ``SetOwner(37, 2)``              M17 owner correction (``=-`` neutral)
 ``!k2=37``         ``SetCapital(2, 37)``            M17 capital correction (``=-`` none)
@@ -202,7 +202,13 @@ MAX_RECORD_CHARS = 2_000
 SEAT_KEYS = frozenset({"seats", "players", "title", "seed"})
 _ESC = {"%": "%25", ",": "%2C", ":": "%3A", ";": "%3B"}
 _UNESC = {v: k for k, v in _ESC.items()}
-_RECORD_RE = re.compile(r"d([ad]):([a-z][a-z0-9_-]{0,39}):([ad]):(0|[1-9][0-9]{0,18}):([^:]*):(.*)", re.S)
+_RECORD_RE = re.compile(
+    r"d([ad]):([a-z][a-z0-9_-]{0,39})(?:@([a-z]{1,12}))?:([ad]):(0|[1-9][0-9]{0,18}):([^:]*):(.*)", re.S
+)
+#: how a duel was played, when not at the host's device (``@live`` after the game id; issue
+#: 22). Optional, so every record written before it reads and replays exactly as it did; it
+#: changes the words of the campaign's log, never the replay.
+DUEL_HOWS = frozenset({"live"})
 
 
 def _esc(text: str) -> str:
@@ -232,6 +238,7 @@ class DuelRecord:
     seed: int  # the duel's set-up seed (options["seed"] of its save)
     options: str  # rules options differing from the defaults, as compact sorted JSON ("" for none)
     log: tuple[str, ...]
+    how: str = ""  # "": played on the host's device; "live": at a live table (DUEL_HOWS)
 
     def rules_options(self) -> dict[str, Any]:
         return json.loads(self.options) if self.options else {}
@@ -240,7 +247,8 @@ class DuelRecord:
 def format_record(winner: str, rec: DuelRecord) -> str:
     """The canonical log text of a duel decided by ``rec``."""
     steps = ",".join(_esc(x) for x in rec.log)
-    return f"d{winner}:{rec.game}:{rec.first}:{rec.seed}:{_esc(rec.options)}:{steps}"
+    how = f"@{rec.how}" if rec.how else ""
+    return f"d{winner}:{rec.game}{how}:{rec.first}:{rec.seed}:{_esc(rec.options)}:{steps}"
 
 
 def parse_record(text: str) -> tuple[str, DuelRecord]:
@@ -253,9 +261,14 @@ def parse_record(text: str) -> tuple[str, DuelRecord]:
     m = _RECORD_RE.fullmatch(text)
     if m is None:
         raise InvalidAction(
-            "action.duel-syntax", "M12: not a duel record (da:<game>:<a|d>:<seed>:<options>:<steps>)"
+            "action.duel-syntax", "M12: not a duel record (da:<game>[@live]:<a|d>:<seed>:<options>:<steps>)"
         )
-    raw_opts = _unesc(m[5], "options")
+    how = m[3] or ""
+    if how and how not in DUEL_HOWS:
+        raise InvalidAction(
+            "action.duel-how", f"M12: a duel record says how it was played only as @live, not @{excerpt(how)}"
+        )
+    raw_opts = _unesc(m[6], "options")
     if raw_opts:
         try:  # the one bounded parser (issue 20, item 2): lists 991 deep gave a RecursionError
             opts = load_json(raw_opts, "duel record's options")
@@ -273,10 +286,10 @@ def parse_record(text: str) -> tuple[str, DuelRecord]:
                 "M12: the duel record's options may not name seats, players, a title or a seed",
             )
         raw_opts = json.dumps(opts, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    log = tuple(_unesc(x, "steps") for x in m[6].split(",")) if m[6] else ()
+    log = tuple(_unesc(x, "steps") for x in m[7].split(",")) if m[7] else ()
     if any(not x for x in log):
         raise InvalidAction("action.duel-steps", "M12: the duel record holds an empty step")
-    return m[1], DuelRecord(m[2], m[3], int(m[4]), raw_opts, log)
+    return m[1], DuelRecord(m[2], m[4], int(m[5]), raw_opts, log, how)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,15 @@ The text (one log step), kept short for links and free of ``;`` (the link's log
 separator)::
 
     da:conquests:a:1234:<options>:<step>,<step>,...
+    da:conquests@live:a:1234:<options>:<step>,<step>,...   (played at a live table, issue 22)
 
 ``da``/``dd`` is the winner (attacker/defender), then the duel game's id, who sat in the
 duel's first seat (``a`` the attacker, ``d`` the defender), the set-up seed, the rules
 options that differ from the game's defaults (compact JSON, empty when none), and the
-duel's log. ``%``, ``,``, ``:`` and ``;`` inside the options and the steps are written
-``%25``, ``%2C``, ``%3A``, ``%3B``.
+duel's log. ``@live`` after the game id, optional, says the duel was played at a live
+table (the campaign's log says "played live"); a record without it reads as before.
+``%``, ``,``, ``:`` and ``;`` inside the options and the steps are written ``%25``,
+``%2C``, ``%3A``, ``%3B``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 
 from conquest.core import GameError, IllegalAction, excerpt
 from conquest.games.metagame.actions import (
+    DUEL_HOWS,
     MAX_RECORD_CHARS,
     SEAT_KEYS,
     DuelRecord,
@@ -161,8 +165,9 @@ def replay_duel(state: Any, winner: str, rec: DuelRecord) -> Any:
     return match
 
 
-def duel_from_save(state: Any, save: Mapping[str, Any]) -> tuple[str, DuelRecord]:
+def duel_from_save(state: Any, save: Mapping[str, Any], how: str = "") -> tuple[str, DuelRecord]:
     """The console's hand-over: a finished duel save -> ``(winner, record)`` for a ``Duel`` action.
+    ``how`` is ``"live"`` for a duel the console sent to a live table (``DUEL_HOWS``), else "".
 
     Checks, with the duel game's engine, that the save is the game the wheel chose, that
     its two seats are the attacker and the defender (names and colours, no computer player),
@@ -203,7 +208,9 @@ def duel_from_save(state: Any, save: Mapping[str, Any]) -> tuple[str, DuelRecord
         k: v for k, v in game.normalize_options(rules).items() if k not in SEAT_KEYS and defaults.get(k) != v
     }
     opts = json.dumps(kept, separators=(",", ":"), sort_keys=True, ensure_ascii=False) if kept else ""
-    rec = DuelRecord(gid, first, seed, opts, tuple(str(x) for x in save.get("log", ())))
+    if how and how not in DUEL_HOWS:
+        raise IllegalAction("M12.duel-how", f"M12: a duel is played here or live, not {excerpt(how)}")
+    rec = DuelRecord(gid, first, seed, opts, tuple(str(x) for x in save.get("log", ())), how)
     match = None
     for winner in ("a", "d"):
         try:

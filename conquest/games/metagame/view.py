@@ -325,12 +325,14 @@ def build_view(game: MetagameRules, state: State, player: int | None) -> dict[st
 
 
 def _duel_how(action: Duel) -> str:
-    """How a duel's result came in: entered by hand, or played here and replayed (M12)."""
+    """How a duel's result came in: entered by hand, or played here or live and replayed (M12;
+    "live" from the record's optional ``@live``, issue 22)."""
     rec = action.record
     if rec is None:
         return "Duel result entered by hand: "
     steps = plural_steps(len(rec.log))
-    return f"Duel of {game_title(rec.game)} played here ({steps}, replayed and checked): "
+    where = "live" if rec.how == "live" else "here"
+    return f"Duel of {game_title(rec.game)} played {where} ({steps}, replayed and checked): "
 
 
 def plural_steps(n: int) -> str:
