@@ -87,6 +87,7 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     e.short = request.param == "webkit"
     e.downloads = downloads
     e.host_links, e.timings, e.deep = {}, {}, {}
+    e.snapshot_saved = False  # the first game page waits for its Python snapshot (test_engines.py)
     version = e.version()  # now: asked at the end, WebKit would start a session for it
     yield e
     out = Path(tempfile.gettempdir()) / "conquest-engines"
