@@ -61,8 +61,8 @@ def browser() -> Iterator[Any]:
 
 #: the engines of tests/browser/test_engines.py, besides Chromium, on every run: Firefox (every
 #: test) and WebKit's short set ("webkit": each game boots and makes a move, storage, a link on
-#: another origin, the service worker offline, deep links; a few minutes). The long WebKit set,
-#: the same as Firefox's (about 28 minutes on a 2-core machine, past the suite's budget), runs
+#: another origin, the service worker offline, deep links; 2.6 minutes on a lightly loaded
+#: 2-core machine). The whole WebKit set, the same as Firefox's (about 5 minutes there), runs
 #: when asked: CONQUEST_ENGINES=firefox,webkit-full; CONQUEST_ENGINES=none runs neither.
 DEFAULT_ENGINES = "firefox,webkit"
 CROSS_ENGINES = [e for e in os.environ.get("CONQUEST_ENGINES", DEFAULT_ENGINES).split(",") if e and e != "none"]

@@ -7,8 +7,9 @@ engine for the whole session (``engine`` in conftest.py: Debian's ``firefox-esr`
 puppeteer-core, WebKitGTK's MiniBrowser through Selenium; see tools/engines.py).
 
 Which engines: CONQUEST_ENGINES (conftest.py), by default ``firefox,webkit``. Firefox runs
-every test; ``webkit`` is WebKit's short set, as JavaScriptCore runs Pyodide several times
-slower than the other engines and the whole set took about 28 minutes there: each game
+every test; ``webkit`` is WebKit's short set, as JavaScriptCore boots Pyodide several times
+slower than the other engines (on the 2-core machine lightly loaded: the whole set about 5
+minutes, the short set 2.6; 28 were measured on it loaded, every page booting plainly): each game
 boots and makes its first move (with the computers' replies), storage, a host link opened
 on another origin and reloaded offline, and the deep links. ``webkit-full`` runs every test.
 
