@@ -191,7 +191,7 @@ def open_page(context: Any, base_url: str):  # noqa: ANN201
 #: click within 2 px of a badge's box picks the badge's territory (mapview.js ``hit``, issue
 #: 21). Points in a badge box's corners are outside its circle, so ``elementFromPoint``
 #: alone let a click through to a neighbour: with a random deal, the World tests failed now
-#: and then. Shared by the Chromium tests and test_engines.py (Firefox, WebKit).
+#: and then. Whole pixels, checked as such. Shared by the Chromium tests and test_engines.py.
 FREE_POINT = """(id) => {
     const el = document.getElementById(id);
     el.scrollIntoView({ block: "center" });
@@ -202,7 +202,9 @@ FREE_POINT = """(id) => {
         .map((m) => (m.querySelector("circle") || m).getBoundingClientRect());
     const r = el.getBoundingClientRect();
     for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-        const x = r.left + r.width * i / 20, y = r.top + r.height * j / 20;
+        // whole pixels: WebKit's driver (Selenium actions) takes integers, and a point
+        // truncated off a thin territory (Central America) clicked the sea
+        const x = Math.round(r.left + r.width * i / 20), y = Math.round(r.top + r.height * j / 20);
         if (document.elementFromPoint(x, y) !== el) continue;
         if (badges.some((b) => x >= b.left - 4 && x <= b.right + 4 && y >= b.top - 4 && y <= b.bottom + 4)) continue;
         return [x, y];
