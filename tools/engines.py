@@ -71,6 +71,9 @@ class Page:
     def reload(self) -> None: ...
     def evaluate(self, js: str, *args: Any) -> Any: ...
     def click(self, selector: str) -> None: ...
+    def click_button(self, within: str, label: str) -> None:
+        """Click the button inside ``within`` whose text contains ``label`` (found when
+        clicked: the page may draw its buttons again at any time)."""
     def click_at(self, x: float, y: float) -> None: ...
     def press(self, key: str) -> None: ...
     def fill(self, selector: str, text: str) -> None: ...
@@ -211,6 +214,9 @@ class FirefoxPage(Page):
 
     def click(self, selector: str) -> None:
         self.engine.call("click", page=self.id, selector=selector)
+
+    def click_button(self, within: str, label: str) -> None:
+        self.click(f"{within} button::-p-text({label})")
 
     def click_at(self, x: float, y: float) -> None:
         self.engine.call("clickAt", page=self.id, x=x, y=y)
@@ -397,10 +403,35 @@ class WebKitPage(Page):
     def click(self, selector: str) -> None:
         from selenium.webdriver.common.by import By
 
+        self._click(By.CSS_SELECTOR, selector)
+
+    def click_button(self, within: str, label: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self._click(By.XPATH, f"{css_id_xpath(within)}//button[contains(., {json.dumps(label)})]")
+
+    def _click(self, by: str, query: str, timeout: float = 30.0) -> None:
+        """Find, wait until shown, click; found again if the page replaced the element in
+        between (a re-render), as Playwright's and puppeteer's locators do."""
+        from selenium.common.exceptions import (
+            ElementNotInteractableException,
+            NoSuchElementException,
+            StaleElementReferenceException,
+        )
+
         d = self._here()
-        self.wait("(s) => { const e = document.querySelector(s); return !!e && e.getClientRects().length > 0; }",
-                  selector, timeout=30, what=selector)
-        d.find_element(By.CSS_SELECTOR, selector).click()
+        end = time.monotonic() + timeout * self.engine.slow
+        while True:
+            try:
+                el = d.find_element(by, query)
+                if el.is_displayed():
+                    el.click()
+                    return
+            except (NoSuchElementException, StaleElementReferenceException, ElementNotInteractableException):
+                pass
+            if time.monotonic() > end:
+                raise TimeoutError(f"webkit: no {query} to click")
+            time.sleep(0.2)
 
     def click_at(self, x: float, y: float) -> None:
         from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -437,9 +468,16 @@ class WebKitPage(Page):
         return {"console": [], "errors": [], "dialogs": [], "requests": []}
 
 
+def css_id_xpath(selector: str) -> str:
+    """``#some-id`` as XPath (the only form ``click_button`` takes for its container)."""
+    if not selector.startswith("#") or not selector[1:].replace("-", "").replace("_", "").isalnum():
+        raise ValueError(f"click_button takes #id, not {selector!r}")
+    return f"//*[@id='{selector[1:]}']"
+
+
 def launch(name: str, downloads: Path | None = None) -> Engine:
     if name == "firefox":
         return Firefox(downloads)
     if name == "webkit":
         return WebKit()
-    raise ValueError(name)
+    raise ValueError(f"unknown engine {name!r} (firefox, webkit or webkit-full)")

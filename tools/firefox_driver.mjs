@@ -109,10 +109,11 @@ const ops = {
     await pages.get(page).page.waitForFunction(fn(src), { timeout, polling: 200 }, ...args);
     return null;
   },
+  // A locator, as Playwright clicks: it finds the element again if the page replaced it
+  // (a re-render between finding and clicking) and waits until it is visible, enabled and
+  // still. Selectors may use puppeteer's ::-p-text(...) (Page.click_button).
   async click({ page, selector }) {
-    const p = pages.get(page).page;
-    await p.waitForSelector(selector, { visible: true, timeout: 30_000 });
-    await p.click(selector);
+    await pages.get(page).page.locator(selector).setTimeout(30_000).click();
     return null;
   },
   async clickAt({ page, x, y }) {
