@@ -59,12 +59,12 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-#: the engines of tests/browser/test_engines.py, besides Chromium, on every run: Firefox (every
-#: test) and WebKit's short set ("webkit": each game boots and makes a move, storage, a link on
-#: another origin, the service worker offline, deep links; 2.6 minutes on a lightly loaded
-#: 2-core machine). The whole WebKit set, the same as Firefox's (about 5 minutes there), runs
-#: when asked: CONQUEST_ENGINES=firefox,webkit-full; CONQUEST_ENGINES=none runs neither.
-DEFAULT_ENGINES = "firefox,webkit"
+#: the engines of tests/browser/test_engines.py, besides Chromium, on every run: Firefox and
+#: WebKit, every test ("webkit-full": 90 s on the idle 2-core machine, once the first page's
+#: Python snapshot is kept and the others boot from it). "webkit" is a short set (each game
+#: boots and makes a move, storage, a link on another origin, offline, deep links) for a quick
+#: local run: CONQUEST_ENGINES=firefox,webkit; CONQUEST_ENGINES=none runs neither.
+DEFAULT_ENGINES = "firefox,webkit-full"
 CROSS_ENGINES = [e for e in os.environ.get("CONQUEST_ENGINES", DEFAULT_ENGINES).split(",") if e and e != "none"]
 
 

@@ -6,12 +6,11 @@ pages' controls, storage, the service worker, share links and deep input. One br
 engine for the whole session (``engine`` in conftest.py: Debian's ``firefox-esr`` through
 puppeteer-core, WebKitGTK's MiniBrowser through Selenium; see tools/engines.py).
 
-Which engines: CONQUEST_ENGINES (conftest.py), by default ``firefox,webkit``. Firefox runs
-every test; ``webkit`` is WebKit's short set, as JavaScriptCore boots Pyodide several times
-slower than the other engines (on the 2-core machine lightly loaded: the whole set about 5
-minutes, the short set 2.6; 28 were measured on it loaded, every page booting plainly): each game
-boots and makes its first move (with the computers' replies), storage, a host link opened
-on another origin and reloaded offline, and the deep links. ``webkit-full`` runs every test.
+Which engines: CONQUEST_ENGINES (conftest.py), by default ``firefox,webkit-full``: every test
+in both (WebKit 90 s on the idle 2-core machine, its later pages booting from the first one's
+Python snapshot). ``webkit`` is WebKit's short set for a quick local run: each game boots and
+makes its first move (with the computers' replies), storage, a host link opened on another
+origin and reloaded offline, and the deep links.
 
 Per engine, in this order (the tests share the engine's ``main`` profile, so the landing
 page lists the games the first test saved):
