@@ -533,10 +533,13 @@ def test_short_campaign_play_screen_on_a_phone(phone: Any, base_url: str) -> Non
                 taps.territory("cp", t, f"document.getElementById('cp-stage-inner').dataset.step !== '{step}'")
             else:
                 taps.tap("#cp-choose-inner button")
-        if acts.get("pick", 0) >= 2 and acts.get("attack", 0) >= 1 and acts.get("answer-guess", 0) >= 2:
+        # the map tapped twice (picks or attacks: how many of each the game offers the person
+        # depends on who wins the questions) and two guesses typed
+        if acts.get("pick", 0) + acts.get("attack", 0) >= 3 and acts.get("answer-guess", 0) >= 2:
             break
     page.screenshot(path=str(SHOTS / "phone-campaign-360.png"))
-    assert acts.get("pick", 0) >= 2 and acts.get("answer-guess", 0) >= 2, acts
+    assert acts.get("pick", 0) >= 1 and acts.get("pick", 0) + acts.get("attack", 0) >= 2, acts
+    assert acts.get("answer-guess", 0) >= 2, acts
     taps.report("Short Campaign")
     assert all(s[1] >= MIN and s[2] >= MIN for s in taps.sizes), taps.sizes
     w.assert_clean()
