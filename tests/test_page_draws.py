@@ -7,24 +7,11 @@ import json
 
 import pytest
 from page_host import FakeHost, make_page, render_all
-from shell import Shell
-from test_page_metagame import invasion_ready, started
+from test_page_metagame import at_spin, started
 from ui import find, find_all, fire, text
 
 from conquest.core import games
 from conquest.session import Match
-
-
-def at_spin(shell: Shell, page) -> None:  # noqa: ANN001
-    s = shell.session
-    invasion_ready(shell, page)
-    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
-        if s.match.state.phase.startswith("slices"):
-            page.fill_draft()
-            page.assign()
-        else:
-            fire(render_all(shell)["mg-side"], "button.secondary")
-    assert s.match.state.phase == "spin"
 
 
 def test_a_spin_with_a_word_said_aloud() -> None:

@@ -103,6 +103,20 @@ def invasion_ready(shell, page):  # noqa: ANN001, ANN201
     return target
 
 
+def at_spin(shell, page) -> None:  # noqa: ANN001
+    """An invasion set up (:func:`invasion_ready`), its sacrifice, block and both sides'
+    slices answered, up to the wheel ready to spin."""
+    s = shell.session
+    invasion_ready(shell, page)
+    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
+        if s.match.state.phase.startswith("slices"):
+            page.fill_draft()
+            page.assign()
+        else:
+            fire(render_all(shell)["mg-side"], "button.secondary")
+    assert s.match.state.phase == "spin"
+
+
 def test_an_invasion_through_the_panel_sacrifice_slices_spin() -> None:
     shell, page, host = started()
     s = shell.session
@@ -143,13 +157,7 @@ def test_an_invasion_through_the_panel_sacrifice_slices_spin() -> None:
 def test_undo_past_a_spin_keeps_it_in_the_spin_history() -> None:
     shell, page, host = started()
     s = shell.session
-    invasion_ready(shell, page)
-    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
-        if s.match.state.phase.startswith("slices"):
-            page.fill_draft()
-            page.assign()
-        else:
-            fire(render_all(shell)["mg-side"], "button.secondary")
+    at_spin(shell, page)
     page.spin()
     spun = s.match.log[-1]
     shell.undo()

@@ -154,18 +154,10 @@ def test_item5_reign_the_bots_turn_step_by_step_on_the_stage() -> None:
 
 # -- item 8: the Metagame console's wheel ------------------------------------------------------
 def metagame_at_spin():  # noqa: ANN201 - (shell, page, host) with the wheel ready to spin
-    from test_page_metagame import invasion_ready, started
+    from test_page_metagame import at_spin, started
 
     shell, page, host = started()
-    s = shell.session
-    invasion_ready(shell, page)
-    while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
-        if s.match.state.phase.startswith("slices"):
-            page.fill_draft()
-            page.assign()
-        else:
-            fire(render_all(shell)["mg-side"], "button.secondary")
-    assert s.match.state.phase == "spin"
+    at_spin(shell, page)
     return shell, page, host
 
 
