@@ -16,6 +16,7 @@ from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
 from tests.browser.test_live_page import COLOURS, WORLD, device, host_save, ready
+from tests.browser.test_live_secret_page import sit
 
 
 def sealed_midgame(seed: int = 3) -> tuple[str, Match]:
@@ -48,13 +49,7 @@ def test_live_draws_carry_each_guests_share(browser: Any, base_url: str, relay: 
         host.wait_for_selector("#live-join-url")
         join = host.inner_text("#live-join-url")
         for page, seat, name in ((bob, 1, "Bob"), (cy, 2, "Cy")):
-            page.goto(join, wait_until="commit")
-            ready(page)
-            page.fill("#live-name", name)
-            page.dispatch_event("#live-name", "change")
-            page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
-            page.click(f"button[data-take='{seat}']")
-            page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
+            sit(page, join, name, seat)
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")
         host.wait_for_timeout(1500)  # the guests' first shares arrive after their first update
         # Ann (the host) attacks until done from her strongest front
