@@ -433,8 +433,8 @@ class SlotStore:
         """A slot already holding exactly this save, so opening a link twice adds nothing."""
         game, _ = split_record(save)
         for slot in self.list(save["game"]):
-            if slot.mode != mode:
-                continue
+            if slot.mode != mode or slot.steps != len(game["log"]):
+                continue  # (read and checked only when it may be the same: a long save is dear)
             try:
                 if self.read(slot.id)[0] == game:
                     return slot

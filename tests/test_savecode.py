@@ -193,3 +193,39 @@ def test_links_join_the_log_and_files_do_not() -> None:
     assert decode_save(code) == plain
     with pytest.raises(SaveCodeError):  # a file always has the list form
         parse_save_json(json.dumps({**plain, "log": "a1;b2 c"}))
+
+
+def test_a_long_save_compressed_in_slices_gives_the_same_code_as_in_one_call() -> None:
+    """Issue 20, item 10: a long game's link is made in slices (``SaveEncoder``), the page
+    answering between them. The slices end by a clock; the code never depends on where:
+    every slicing gives the bytes one ``compress`` call over the whole JSON gives, and the
+    code decodes to the save."""
+    from conquest.savecode import SaveEncoder
+    from tools.hostile import long_match
+
+    save = long_match("world", 6000).save().to_json()
+    log = save["log"]
+    whole = json.dumps({**save, "log": ";".join(log)}, separators=(",", ":"), ensure_ascii=False,
+                       sort_keys=True).encode()
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    expected = CODE_PREFIX + base64.urlsafe_b64encode(comp.compress(whole) + comp.flush()).rstrip(b"=").decode()
+    assert encode_save(save) == expected
+    ticks = [0.0]
+
+    def clock() -> float:  # each look at the clock is a millisecond later
+        ticks[0] += 1.0
+        return ticks[0]
+
+    assert len(whole) > 3 * 7777
+    for chunk, budget in ((SaveEncoder.CHUNK, 0.0), (1000, 0.0), (4096, 3.0), (7777, 1.0), (len(whole), 0.0)):
+        enc = SaveEncoder(save)
+        enc.CHUNK = chunk
+        slices, code = 0, None
+        while code is None:
+            slices += 1
+            assert slices < 10_000
+            code = enc.advance(budget, clock)
+        assert code == expected
+        assert slices == (-(-len(whole) // chunk) if budget == 0.0 else -(-len(whole) // (chunk * int(budget))))
+        assert enc.advance(0.0, clock) == code and enc.progress == 1.0
+    assert decode_save(expected)["log"] == log

@@ -23,7 +23,7 @@ from conquest.catalog import GameFacts
 from conquest.core import ConquestError, Game, GameError, private_items
 from conquest.draws import DrawCheck, DrawError, check_draws, describe_contribution
 from conquest.rng import Rng
-from conquest.savecode import SaveCodeError, make_fragment
+from conquest.savecode import SaveCodeError, SaveEncoder, make_fragment
 from conquest.seats import PALETTE, PALETTE_NAMES
 from conquest.session import Match, Replay, ReplayError
 from conquest.store import CONFLICT_MESSAGE, Slot, SlotStore, StorageError
@@ -59,9 +59,11 @@ RESULT_SHOWN = 6
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
-#: a game this long makes its links in a render of their own, after the one a press needs,
-#: and judges its draws' codes only when codes are shown
+#: a game this long makes its links in slices of their own after the render a press needs
+#: (compressing its save is ``SaveEncoder``'s work, ``LINK_SLICE_MS`` a task), and judges
+#: its draws' codes only when codes are shown
 LINKS_AT_ONCE = 3000
+LINK_SLICE_MS = 30.0
 #: line styles of the charts: dashes as well as colours, so lines differ without colour
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "5 2 1 2")
 
@@ -620,13 +622,14 @@ class Session:
             n += 1
         return self.match.prefix_save(n)
 
-    def links(self, base: str) -> dict[str, str]:
+    def links(self, base: str, code: str | None = None) -> dict[str, str]:
         """The host and view links: one code, checked and compressed once (it was twice: a
-        second of CPython on an 80,000-step game at every step, issue 20, item 10)."""
-        code = make_fragment(self.save(), "h").partition("=")[2]
+        second of CPython on an 80,000-step game at every step, issue 20, item 10); ``code``:
+        this save's, made already (in slices: :meth:`Shell.link_code`)."""
+        code = code or make_fragment(self.save(), "h").partition("=")[2]
         return {mode: f"{base}#{mode}={code}" for mode in ("h", "v")}
 
-    def seat_link(self, base: str) -> tuple[int, str] | None:
+    def seat_link(self, base: str, code: str | None = None) -> tuple[int, str] | None:
         """In a copy for one seat: the link for the seat that moves next (``?as=N``), or None."""
         if self.only_seat is None:
             return None
@@ -636,7 +639,7 @@ class Session:
             if not others:
                 return None
             seat = others[0]
-        return seat, f"{base}?as={seat}#{make_fragment(self.save(), 'h')}"
+        return seat, f"{base}?as={seat}#h={code or make_fragment(self.save(), 'h').partition('=')[2]}"
 
 
 # -- the page contract -----------------------------------------------------------------------
@@ -743,7 +746,10 @@ class Shell:
         self.log_focus: int | None = None
         self.show_codes = False
         self._links_cache: tuple[Any, Node] | None = None
-        self._links_due: Any = None  # a long game's links, made at the next render
+        #: a long game's link code: ``(key, SaveEncoder)`` while it is made in slices, then
+        #: ``(key, code)`` (issue 20, item 10)
+        self._link_work: tuple[Any, SaveEncoder] | None = None
+        self._link_code: tuple[Any, str] | None = None
         #: speed in this browser: "replay" (opening), "apply" (last step), "render" (ms)
         self.perf: dict[str, float] = {}
         #: state index -> (that state, its stats): only the chart's points are computed
@@ -1744,15 +1750,17 @@ class Shell:
         key = (id(s), base, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
-        if len(s.match.log) > LINKS_AT_ONCE and self._links_due != key:
-            # a long game's links are made in a task of their own after this render, so a
-            # press (or a bot's step) is on screen first (issue 20, item 10)
-            self._links_due = key
-            self.host.later(0, self.host.rerender)
-            return h("div", h("p", "Preparing the links…", cls="muted"), id="shell-links-inner")
-        links = s.links(base)
+        code = None
+        if len(s.match.log) > LINKS_AT_ONCE:
+            # a long game's links are made in slices after this render, each its own task, so
+            # a press (or a bot's step) is on screen first and nothing blocks long (issue 20,
+            # item 10: compressing an 80,000-step save was one 120-400 ms block)
+            code = self.link_code(key[0], key[2:])
+            if code is None:
+                return h("div", h("p", "Preparing the links…", cls="muted", role="status"), id="shell-links-inner")
+        links = s.links(base, code)
         rows = []
-        mine = s.seat_link(base)
+        mine = s.seat_link(base, code)
         if mine is not None:  # a copy for one player: the next link is made for the other one
             seat, url = mine
             name = s.seat_name(seat)
@@ -1795,6 +1803,33 @@ class Shell:
         tree = h("div", *rows, id="shell-links-inner")
         self._links_cache = (key, tree)
         return tree
+
+    def link_code(self, sid: int, key: Any) -> str | None:
+        """The link code of the game on screen (``key``: which log it is), or None while it is
+        being made: then a :class:`SaveEncoder` goes on in tasks of ``LINK_SLICE_MS`` and the
+        page is drawn again when the code is ready. A newer step drops older work."""
+        key = (sid, key)
+        if self._link_code is not None and self._link_code[0] == key:
+            return self._link_code[1]
+        if self._link_work is None or self._link_work[0] != key:
+            s = self.session
+            assert s is not None
+            self._link_work = (key, SaveEncoder(s.save()))
+            self.host.later(0, self._link_slice)
+        return None
+
+    def _link_slice(self) -> None:
+        work = self._link_work
+        s = self.session
+        if work is None or s is None or work[0][0] != id(s):
+            return
+        code = work[1].advance(LINK_SLICE_MS, self.host.clock)
+        if code is None:
+            self.host.later(0, self._link_slice)
+            return
+        self._link_work = None
+        self._link_code = (work[0], code)
+        self.host.rerender()
 
     def render_saved(self, slots: Sequence[Slot], current: str | None = None) -> Node:
         """This game's saved games in this browser, newest first: resume any of them."""
