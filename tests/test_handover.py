@@ -495,14 +495,14 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
     assert all(lines[i + 1]["code"] == m.log[i] for i in rolls)
     shell.ready(m.state.current)
     seen: set[int] = set()
-    shell.log_start = 0
-    while True:  # the log is drawn a window at a time (issue 20, item 10): page through it
-        start, end = shell.log_range()
+    shell.log_scrolled(0, at_end=False)
+    while True:  # the log is drawn as it is scrolled (issue 20, item 10): scroll through it
         codes = [text(c) for c in find_all(render_all(shell)["shell-log-box"], "code")]
+        start, end = shell.log_drawn
         assert len(codes) == end - start
         assert all(codes[i - start] == "(secret)" for i in hidden if start <= i < end)
         seen.update(range(start, end))
         if end >= len(m.log):
             break
-        shell._later_log()
+        shell.log_scrolled(end, at_end=False)
     assert seen == set(range(len(m.log)))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from page_host import FakeHost, render_all
-from shell import CHAT_LIMIT, LOG_SHOWN, GamePage, Seat, Shell, ShellError, parse_setup
+from shell import CHAT_LIMIT, LOG_MARGIN, LOG_SHOWN, GamePage, Seat, Shell, ShellError, parse_setup
 from ui import find, find_all, fire, h, text, to_html
 
 from conquest.bots import Bot
@@ -337,16 +337,18 @@ def test_the_log_shows_the_last_steps_and_more_on_demand() -> None:
     shell, _ = odds_shell([ANN, BOB])
     s = shell.session
     assert s is not None
-    for i in range(LOG_SHOWN):  # a long game: every step is a reveal and a coin
+    for i in range(2 * LOG_SHOWN):  # a long game: every step is a reveal and a coin
         s.match.log.append(f"p0{i % 2}")
         s.match.states.append(ODDS.apply(s.match.state, Reveal(0, i % 2)))
         s.match.log.append("c0")
         s.match.states.append(ODDS.apply(s.match.state, Coin(0)))
     hand_over(shell)
-    log = shell.render_log()
-    assert len(find_all(log, "li")) == LOG_SHOWN
-    fire(log, "#shell-log-more")
-    assert len(find_all(shell.render_log(), "li")) == 2 * LOG_SHOWN
+    log = shell.render_log()  # the newest lines in sight, and a margin above them
+    assert len(find_all(log, "li")) == LOG_SHOWN + LOG_MARGIN
+    assert find(log, "#shell-log").attrs["data-before"] == str(4 * LOG_SHOWN - LOG_SHOWN - LOG_MARGIN)
+    assert shell.log_scrolled(0, at_end=False)  # scrolled to the top: drawn again there
+    steps = [li.attrs["data-step"] for li in find_all(shell.render_log(), "li")]
+    assert steps == [str(k) for k in range(1, LOG_SHOWN + LOG_MARGIN + 1)]
 
 
 def test_the_chart_replays_the_games_own_numbers() -> None:
@@ -375,39 +377,64 @@ def test_read_only_copy_refuses_play_with_a_clear_message() -> None:
     assert "shell-undo" not in to_html(shell.render_status(""))
 
 
-def test_a_long_log_is_drawn_a_page_at_a_time_however_far_back() -> None:
+def test_a_long_log_is_drawn_as_it_is_scrolled_however_far() -> None:
     """Issue 20, item 10: "Show earlier steps" added 200 lines at each press, so reaching the
-    start of a 6,023-step World log drew all of it (17 s blocked in the page). Now at most
-    ``LOG_WINDOW`` lines are drawn, earlier and later pages alike, and a viewed step is in it."""
+    start of a 6,023-step World log drew all of it (17 s blocked in the page); pages of 120
+    lines behind buttons still took 450 ms a press. Now the box is as tall as the whole log
+    (the lines not drawn stand as padding, counted in rows) and only the lines in sight are
+    drawn with a margin, wherever it is scrolled; a step viewed from elsewhere, Home and End
+    bring their line into sight; the keys move through the whole log."""
     from shell import LOG_WINDOW
+    from ui import Event
 
     shell, _ = odds_shell([ANN, BOB])
     s = shell.session
     assert s is not None
     first = s.match.state
-    for _ in range(1500):  # the same round again and again: only the log's length matters here
+    for _ in range(10_000):  # the same round again and again: only the log's length matters here
         s.match.log.append("p00")
         s.match.states.append(ODDS.apply(first, Reveal(0, 0)))
         s.match.log.append("c0")
         s.match.states.append(first)
-    steps = lambda log: [int(li.attrs["data-step"]) for li in find_all(log, "li") if "data-step" in li.attrs]  # noqa: E731
+    n = len(s.match.log)
+    assert n == 20_000
     if (seat := shell.pending()) is not None:  # the log's buttons react only after Ready (issue 19)
         shell.ready(seat)
     assert shell.pending() is None
-    log = shell.render_log()
-    assert steps(log) == list(range(3000 - LOG_SHOWN + 1, 3001))
-    presses = 0
-    while find_all(log, "#shell-log-more"):
-        fire(log, "#shell-log-more")
-        log = shell.render_log()
-        presses += 1
-        assert len(steps(log)) <= LOG_WINDOW
-    assert steps(log)[0] == 1 and presses == 30
-    fire(log, "#shell-log-later")
-    assert steps(shell.render_log())[0] == 101
-    shell.jump(2500)
-    assert 2500 in steps(shell.render_log())
+
+    def drawn(log: Any) -> list[int]:
+        got = [int(li.attrs["data-step"]) for li in find_all(log, "li") if "data-step" in li.attrs]
+        ol = find(log, "#shell-log")
+        before, after = int(ol.attrs["data-before"]), int(ol.attrs["data-after"])
+        assert 0 < len(got) <= LOG_WINDOW and got == list(range(before + 1, n - after + 1))
+        assert ol.attrs["style"] == f"--log-before:{before};--log-after:{after}"  # the rows not drawn
+        assert all(li.attrs["aria-setsize"] == str(n) for li in find_all(log, "li") if "data-step" in li.attrs)
+        return got
+
+    got = drawn(shell.render_log())
+    assert got[-1] == n and len(got) == LOG_SHOWN + LOG_MARGIN  # the newest, at the box's end
+    redraws = tops = 0
+    for top in [*range(n - LOG_SHOWN, -1, -97), 0, 7, 12_345, n - 1]:  # scrolled anywhere
+        tops += 1
+        redraws += shell.log_scrolled(top, at_end=False)
+        got = drawn(shell.render_log())
+        assert set(range(top + 1, min(n, top + LOG_SHOWN) + 1)) <= set(got)  # what is in sight is drawn
+    # each jump of 97 lines leaves what was drawn, but the first (the newest, drawn already)
+    # and 7 after 0 (within the margin): a scroll within the drawn lines draws nothing
+    assert redraws == tops - 2
+    assert not shell.log_scrolled(n - 4, at_end=False)  # a small scroll within the drawn lines
+    shell.jump(2500)  # viewed from elsewhere: its line is brought into sight, once
+    assert 2500 in drawn(shell.render_log()) and shell.take_log_reveal() == 2500
+    assert shell.take_log_reveal() is None
+    shell.log_scrolled(9000, at_end=False)  # the person scrolls away from it: left there
+    assert 2500 not in drawn(shell.render_log()) and 9001 in drawn(shell.render_log())
     shell.jump(None)
-    while find_all(log := shell.render_log(), "#shell-log-later"):
-        fire(log, "#shell-log-later")
-    assert steps(shell.render_log())[-1] == 3000
+    ol = find(shell.render_log(), "#shell-log")
+    ol.on["keydown"](Event(type="keydown", key="Home"))  # the keys reach the whole log
+    assert shell.log_focus == 1 and shell.host.focused == "shell-view-1" and 1 in drawn(shell.render_log())
+    assert shell.take_log_reveal() == 1
+    ol.on["keydown"](Event(type="keydown", key="End"))
+    assert shell.log_focus == n and n in drawn(shell.render_log())
+    find(shell.render_log(), "#shell-log").on["keydown"](Event(type="keydown", key="PageUp"))
+    assert shell.log_focus == n - 10
+    assert shell.log_scrolled(n - LOG_SHOWN, at_end=True) is False and shell.log_top is None  # follows the newest

@@ -46,14 +46,20 @@ __all__ = [
 
 #: what chat apps let through in one message (Discord 2,000; Teams about 2,048)
 CHAT_LIMIT = 2000
-#: log lines drawn at first; "Show earlier steps" moves back through the log
-LOG_SHOWN = 60
-#: at most this many log lines are drawn at once, however far back a person goes: a page of
-#: the log, moved by "Show earlier steps" / "Show later steps" (issue 20, item 10: drawing a
-#: 6,023-step World log whole blocked the page 17 s)
-LOG_WINDOW = 120
-#: how far one press of "Show earlier steps" or "Show later steps" moves
-LOG_PAGE = 100
+#: The log is drawn as the person scrolls it (issue 20, item 10: drawing a 6,023-step World
+#: log whole blocked the page 17 s; pages of 120 lines behind buttons still took 450 ms a
+#: press): its box is as tall as every line (rows of one height, ``--log-row`` in style.css,
+#: the lines not drawn stand as padding), and only the lines in sight are drawn, with
+#: ``LOG_MARGIN`` more on each side so a scroll shows drawn lines before the next render.
+#: The most lines the box shows at once (its height over a row's, with room to spare)
+LOG_SHOWN = 20
+#: lines drawn above and below those in sight (at the newest, the last 60 lines are drawn, as
+#: the log did before it was drawn as scrolled)
+LOG_MARGIN = 40
+#: so never more than this many lines are drawn, however long the log
+LOG_WINDOW = LOG_SHOWN + 2 * LOG_MARGIN
+#: how far PageUp and PageDown move in the log
+LOG_PAGE = 10
 #: steps listed in "What just happened" beside the controls (the rest are in the log)
 RESULT_SHOWN = 6
 HUMAN = "human"
@@ -740,7 +746,14 @@ class Shell:
         self.page: GamePage | None = None
         self.message: tuple[str, str] | None = None  # (kind, text): the toast
         self.field_errors: dict[str, str] = {}
-        self.log_start: int | None = None  # first log line drawn; None: the latest
+        #: the first log line in sight, as the browser last said (``log_scrolled``); None: the
+        #: box is at its end and follows the newest steps
+        self.log_top: int | None = None
+        #: the lines drawn by the last render_log, ``[start, end)``
+        self.log_drawn: tuple[int, int] = (0, 0)
+        #: a step whose line the browser is to scroll into sight (``take_log_reveal``)
+        self.log_reveal: int | None = None
+        self._log_viewed: int | None = None  # the viewed step last brought into sight
         #: the log's View button that is its one Tab stop (a roving tabindex, issue 21 item 2);
         #: None: the viewed step's, else the newest drawn
         self.log_focus: int | None = None
@@ -754,6 +767,8 @@ class Shell:
         self.perf: dict[str, float] = {}
         #: state index -> (that state, its stats): only the chart's points are computed
         self._stats_cache: dict[int, tuple[Any, dict[str, list[float]]]] = {}
+        #: (the states, how many, the last: held, so no other object takes its id; the points)
+        self._chart_memo: tuple[Any, int, Any, list[tuple[int, int]]] | None = None
         #: log index -> (the state after it, whether it is a draw the spectator cannot see)
         self._hidden_memo: dict[int, tuple[Any, bool]] = {}
         #: log lines already put in words, by index: ``(before, after, text, names, line)``
@@ -789,7 +804,8 @@ class Shell:
         if self.session.mode == "host" and match.resolve_chance():
             self.autosave()  # a game that starts with a draw (deal, seat order) draws it now
         self._stats_cache.clear()
-        self.log_start = None
+        self.log_top = None
+        self.log_reveal = self._log_viewed = None
         self.log_focus = None
         if self.page is not None:
             self.page.reset()
@@ -1455,6 +1471,7 @@ class Shell:
         return h(
             "div",
             h("strong", f"Viewing step {s.viewing} of {n}: the game as it was then. Nothing can be played here."),
+            self.viewed_words(s.viewing),
             h("button", "◀ Earlier", type="button", cls="small", id="shell-view-prev",
               disabled=s.viewing <= 0, on_click=lambda ev: self.jump(max(0, (s.viewing or 0) - 1))),
             h("button", "Later ▶", type="button", cls="small", id="shell-view-next",
@@ -1472,6 +1489,18 @@ class Shell:
             id="shell-viewing-inner",
             cls="shell-viewing",
         )
+
+    def viewed_words(self, step: int) -> Node | None:
+        """The viewed step's line of the log, whole: the log's rows show two or three lines of
+        text (a phone's row cuts a long one), so the step on screen is also said here."""
+        s = self.session
+        assert s is not None
+        if not 0 < step <= len(s.match.log):
+            return None
+        line = self.log_lines(step - 1, step)[0]
+        return h("p", h("span", line["label"], cls="shell-turn") if line["label"] else None, " " if line["label"] else None,
+                 line["words"], h("span", f" ({line['draw']})", cls="shell-draw") if line["draw"] else None,
+                 id="shell-viewing-words", cls="shell-viewing-words")
 
     def _jump_typed(self, value: str) -> None:
         try:
@@ -1614,12 +1643,13 @@ class Shell:
         return text
 
     def render_log(self) -> Node:
-        """The last steps in plain words (more on demand), each with "View"; taken-back
-        chance results listed where they were drawn."""
+        """The log in plain words, drawn as the person scrolls (see ``LOG_SHOWN``), each line
+        with "View"; taken-back chance results listed where they were drawn."""
         s = self.session
         assert s is not None
         n = len(s.match.log)
         start, end = self.log_range()
+        self.log_drawn = (start, end)
         inert = self.pending() is not None  # the pass screen: words only, no button reacts
         items: list[Node] = []
         lines = self.log_lines(start, end)
@@ -1630,17 +1660,22 @@ class Shell:
             items.append(
                 h(
                     "li",
-                    h("span", line["label"], cls="shell-turn") if line["label"] else None,
-                    h("span", line["words"]),
-                    h("span", f" ({line['draw']})", cls="shell-draw") if line["draw"] else None,
-                    " ",
-                    h("code", line["code"], cls="shell-code"),
+                    h("span", f"{step:,}", cls="shell-stepnum", aria_hidden="true"),
+                    h("span",
+                      h("span", line["label"], cls="shell-turn") if line["label"] else None,
+                      h("span", line["words"]),
+                      h("span", f" ({line['draw']})", cls="shell-draw") if line["draw"] else None,
+                      " ",
+                      h("code", line["code"], cls="shell-code"),
+                      cls="shell-line"),
                     h("button", "View", type="button", cls="small", data_view=str(step), disabled=inert,
                       id=f"shell-view-{step}", tabindex="0" if step == stop else "-1",
                       aria_label=f"View the game after step {step}", on_click=lambda ev, k=step: self.view_step(k)),
                     cls=cls,
                     data_step=str(step),
                     value=str(step),
+                    aria_posinset=str(step),
+                    aria_setsize=str(n),
                 )
             )
         undone = [
@@ -1648,23 +1683,20 @@ class Shell:
               + " (drawn, then undone)", h("code", " ".join(texts), cls="shell-code"), cls="shell-taken-back")
             for at, texts in s.match.undone
         ]
-        more = later = None
-        if start > 0:
-            more = h("button", f"Show earlier steps ({start:,} more)", type="button", cls="small secondary",
-                     id="shell-log-more", disabled=inert, on_click=lambda ev: self._more_log())
-        if end < n:
-            later = h("button", f"Show later steps ({n - end:,} more)", type="button", cls="small secondary",
-                      id="shell-log-later", disabled=inert, on_click=lambda ev: self._later_log())
+        shown = f"steps {start + 1:,} to {end:,} of {n:,} drawn" if n else "no steps yet"
         return h(
             "div",
             h("label", h("input", type="checkbox", id="shell-show-codes", checked=self.show_codes, disabled=inert,
                          on_change=lambda ev: setattr(self, "show_codes", ev.checked)),
               " Show the action codes (for hosts who type actions)", cls="shell-codes-toggle"),
-            more,
-            h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
-              aria_label="Log of the game: one Tab stop, the arrow keys, Home and End move between its steps",
-              on_keydown=None if inert else (lambda ev, steps=[line["step"] for line in lines]: self.log_key(ev, steps))),
-            later,
+            h("div",
+              h("ol", *items, id="shell-log", cls="shell-log" + (" show-codes" if self.show_codes else ""),
+                start=str(start + 1), data_before=str(start), data_after=str(n - end),
+                style=f"--log-before:{start};--log-after:{n - end}",
+                aria_label=f"Log of the game ({shown}): one Tab stop; the arrow keys, Page Up, Page Down, "
+                           "Home and End move between its steps",
+                on_keydown=None if inert else (lambda ev: self.log_key(ev))),
+              id="shell-log-scroll", cls="shell-log-scroll", data_steps=str(n)),
             h("ul", *undone, cls="shell-taken", aria_label="Chance results taken back") if undone else None,
             self.render_draw_check(),
             id="shell-log-inner",
@@ -1682,38 +1714,72 @@ class Shell:
                 return k
         return steps[-1]
 
-    def log_key(self, ev: Any, steps: Sequence[int]) -> None:
-        """Arrow keys (Up/Left: earlier, Down/Right: later), Home and End within the log's View
-        buttons (a roving tabindex); other keys are left to the page."""
-        stop = self.log_stop(steps)
+    def log_key(self, ev: Any, steps: Sequence[int] | None = None) -> None:
+        """Arrow keys (Up/Left: earlier, Down/Right: later), Page Up/Down, Home and End move
+        through the whole log's View buttons (a roving tabindex), drawing the lines they reach
+        (issue 20, item 10); other keys are left to the page."""
+        s = self.session
+        assert s is not None
+        n = len(s.match.log)
+        drawn = list(range(self.log_drawn[0] + 1, self.log_drawn[1] + 1)) if steps is None else list(steps)
+        stop = self.log_stop(drawn)
         if stop is None:
             return
-        i = list(steps).index(stop)
-        moves = {"ArrowUp": i - 1, "ArrowLeft": i - 1, "ArrowDown": i + 1, "ArrowRight": i + 1,
-                 "Home": 0, "End": len(steps) - 1, "PageUp": i - 10, "PageDown": i + 10}
+        moves = {"ArrowUp": stop - 1, "ArrowLeft": stop - 1, "ArrowDown": stop + 1, "ArrowRight": stop + 1,
+                 "Home": 1, "End": n, "PageUp": stop - LOG_PAGE, "PageDown": stop + LOG_PAGE}
         if ev.key not in moves or ev.ctrl or ev.alt or ev.meta:
             return
         ev.prevent()
-        self.log_focus = steps[max(0, min(len(steps) - 1, moves[ev.key]))]
+        self.log_focus = max(1, min(n, moves[ev.key]))
+        if not self.log_drawn[0] < self.log_focus <= self.log_drawn[1]:
+            self.log_top = max(0, self.log_focus - 1 - LOG_SHOWN // 2)
+            self.log_reveal = self.log_focus
+            self.host.rerender()  # its button is drawn before it takes the focus
         self.host.focus(f"shell-view-{self.log_focus}")
 
     def view_step(self, step: int) -> None:
         """A log View pressed: that step on screen, and its button the log's Tab stop."""
         self.log_focus = step
+        self._log_viewed = step  # it is in sight already: the log stays where the person put it
         self.jump(step)
 
     def log_range(self) -> tuple[int, int]:
-        """The log lines drawn, ``[start, end)``: the latest ones, or the page a person moved to
-        (never more than ``LOG_WINDOW``); a step viewed elsewhere is brought into it."""
+        """The log lines drawn, ``[start, end)``: those in sight (``log_top``, else the newest)
+        and ``LOG_MARGIN`` more each side, never more than ``LOG_WINDOW``. A step viewed from
+        elsewhere (◀ Earlier, a typed step, the audience following the host) is brought into
+        sight once, so the person can scroll away from it again."""
         s = self.session
         assert s is not None
         n = len(s.match.log)
-        latest = max(0, n - LOG_SHOWN)
-        start = latest if self.log_start is None else max(0, min(self.log_start, latest))
-        if s.viewing is not None and not start < s.viewing <= start + LOG_WINDOW:
-            start = max(0, min(s.viewing - LOG_SHOWN // 2, latest))
-            self.log_start = None if start >= latest else start
-        return start, min(n, start + LOG_WINDOW)
+        top = max(0, n - LOG_SHOWN) if self.log_top is None else max(0, min(self.log_top, n - 1))
+        if s.viewing is not None and s.viewing != self._log_viewed:
+            self._log_viewed = s.viewing
+            if not top < s.viewing <= top + LOG_SHOWN // 2:
+                top = self.log_top = max(0, min(s.viewing - 1 - LOG_SHOWN // 4, n - 1))
+                self.log_reveal = s.viewing
+        elif s.viewing is None:
+            self._log_viewed = None
+        start = max(0, top - LOG_MARGIN)
+        return start, min(n, top + LOG_SHOWN + LOG_MARGIN)
+
+    def log_scrolled(self, first: int, at_end: bool) -> bool:
+        """The browser says the log's box shows line ``first`` (0-based) at its top, and
+        whether it is scrolled to its end (then it follows the newest steps). True when the
+        lines in sight come near the edge of those drawn: the log is to be drawn again."""
+        s = self.session
+        if s is None:
+            return False
+        n = len(s.match.log)
+        self.log_top = None if at_end else max(0, min(first, n - 1))
+        start, end = self.log_drawn
+        top = max(0, n - LOG_SHOWN) if self.log_top is None else self.log_top
+        near = LOG_MARGIN // 3
+        return (start > 0 and top < start + near) or (end < n and top + LOG_SHOWN > end - near)
+
+    def take_log_reveal(self) -> int | None:
+        """The step whose line the browser should scroll into sight after this render (once)."""
+        step, self.log_reveal = self.log_reveal, None
+        return step
 
     def taken_back_words(self, at: int, text: str) -> str:
         """A chance result drawn after step ``at`` and then undone, in words (issue 21, item 8:
@@ -1727,18 +1793,6 @@ class Shell:
             except Exception:  # noqa: BLE001 - a log entry is data; its code is shown then
                 pass
         return text
-
-    def _more_log(self) -> None:
-        if self.pending() is None:
-            self.log_start = max(0, self.log_range()[0] - LOG_PAGE)
-
-    def _later_log(self) -> None:
-        s = self.session
-        assert s is not None
-        if self.pending() is not None:
-            return
-        start = self.log_range()[0] + LOG_PAGE
-        self.log_start = None if start >= len(s.match.log) - LOG_SHOWN else start
 
     def render_links(self, base: str) -> Node:
         s = self.session
@@ -1925,7 +1979,7 @@ class Shell:
         assert s is not None and self.page is not None
         states = s.match.states
         cache = self._stats_cache
-        points = thin_points(self.page.chart_points(states))
+        points = self.chart_points()
         for _x, i in points:
             hit = cache.get(i)
             if hit is None or hit[0] is not states[i]:  # a state undo or a jump replaced
@@ -1933,6 +1987,20 @@ class Shell:
         pts = [(x, cache[i][1]) for x, i in points]
         names = list(pts[-1][1]) if pts else []
         return names, pts
+
+    def chart_points(self) -> list[tuple[int, int]]:
+        """The page's chart points, thinned; worked out again only when the log changed: the
+        pages find them by walking every state, 80-130 ms of an 80,000-step game under
+        Pyodide, and a render that changed no step (a scroll of the log, a step viewed)
+        needs none of that (issue 20, item 10)."""
+        s = self.session
+        assert s is not None and self.page is not None
+        states = s.match.states
+        last = states[-1] if states else None
+        memo = self._chart_memo
+        if memo is None or memo[0] is not states or memo[1] != len(states) or memo[2] is not last:
+            memo = self._chart_memo = (states, len(states), last, thin_points(self.page.chart_points(states)))
+        return memo[3]
 
     def render_chart(self, width: int = 640) -> Node:
         names, pts = self.stats_series()
@@ -1944,7 +2012,7 @@ class Shell:
         charts = []
         marker = None
         if s.viewing is not None:
-            marker = next((x for x, i in thin_points(self.page.chart_points(s.match.states)) if i >= s.viewing), None)
+            marker = next((x for x, i in self.chart_points() if i >= s.viewing), None)
         for name in names:
             # a visible title over each chart (item 4: the title was only inside the SVG)
             charts.append(h("figure",

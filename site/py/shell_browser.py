@@ -194,6 +194,12 @@ class Runner:
         frame.on(document, "click", self.on_audience_open)
         frame.on(document, "click", self.on_export_raw)
         frame.on(js.window, "storage", self.on_storage)
+        # the log is drawn as it is scrolled (issue 20, item 10): element scrolls do not
+        # bubble, so one capturing listener on the document hears the log's box
+        self._log_frame = False
+        self._log_frame_proxy = create_proxy(lambda t: self.guard(self.log_scrolled))
+        document.addEventListener("scroll", create_proxy(self.on_scroll),
+                                  js.Object.fromEntries([["capture", True], ["passive", True]]))
         try:
             self.page.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         except Exception:
@@ -718,6 +724,7 @@ class Runner:
         if self.live is not None and self.live.role is not None:
             self._mount_saved()
         self.mount("shell-log-box", shell.render_log())
+        self.place_log()
         if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
             self.mount("shell-links", self.live.links_note())
         else:
@@ -725,6 +732,61 @@ class Runner:
         box = document.getElementById("shell-chart")
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         self.mount("shell-chart", shell.render_chart(width or 640))
+
+    # -- the log drawn as it is scrolled (issue 20, item 10) ---------------------------------
+    def on_scroll(self, ev: Any) -> None:
+        """A scroll of the log's box: its lines are drawn again at the next frame (one
+        render a frame however many scroll events come)."""
+        target = ev.target
+        if self._log_frame or frame.nullish(target) or str(getattr(target, "id", "") or "") != "shell-log-scroll":
+            return
+        self._log_frame = True
+        js.requestAnimationFrame(self._log_frame_proxy)
+
+    def log_geometry(self) -> tuple[Any, float] | None:
+        """The log's box and the height of one of its rows (every row is as tall, style.css)."""
+        box = document.getElementById("shell-log-scroll")
+        row = None if frame.nullish(box) else box.querySelector("li[data-step]")
+        if frame.nullish(box) or frame.nullish(row):
+            return None
+        height = float(row.getBoundingClientRect().height)
+        return (box, height) if height > 0 else None
+
+    def log_scrolled(self) -> None:
+        """Tell the shell which line is at the top of the box; draw the log again if the lines
+        in sight come near the edge of those drawn (the focus stays on its step)."""
+        self._log_frame = False
+        geo = self.log_geometry()
+        if geo is None or self.shell.session is None:
+            return
+        box, row = geo
+        top = float(box.scrollTop)
+        at_end = top + float(box.clientHeight) >= float(box.scrollHeight) - 2
+        if not self.shell.log_scrolled(int(top // row), at_end):
+            return
+        active = document.activeElement
+        had_focus = not frame.nullish(active) and bool(box.contains(active))
+        self.mount("shell-log-box", self.shell.render_log())
+        if had_focus and self.shell.log_focus is not None:  # rows are patched in place
+            node = document.getElementById(f"shell-view-{self.shell.log_focus}")
+            if not frame.nullish(node):
+                node.focus(js.Object.fromEntries([["preventScroll", True]]))
+
+    def place_log(self) -> None:
+        """After the log is drawn: a line the shell asks for is scrolled into sight (a step
+        viewed from elsewhere, Home or End); a log following the newest steps stays at its end."""
+        geo = self.log_geometry()
+        if geo is None:
+            return
+        box, row = geo
+        step = self.shell.take_log_reveal()
+        height = float(box.clientHeight)
+        if step is not None:
+            y = (step - 1) * row
+            if not float(box.scrollTop) <= y <= float(box.scrollTop) + height - row:
+                box.scrollTop = max(0.0, y - height / 2 + row / 2)
+        elif self.shell.log_top is None:
+            box.scrollTop = float(box.scrollHeight)
 
     def announce(self, text: str) -> None:
         """Tell screen readers what just happened (issue 21, item 10): ``#shell-announce`` is a
