@@ -200,3 +200,69 @@ def test_a_long_game_judges_its_draws_codes_only_when_codes_are_shown() -> None:
     lines = shell.log_lines(n - 40, n)
     assert len(judged) == len(draws)
     assert all(line["code"] in (HIDDEN_CODE, long.log[line["step"] - 1]) for line in lines)
+
+
+def test_a_past_step_is_a_lookup_and_one_render_not_a_replay() -> None:
+    """Item 10: "reach a past step without replaying from the start". Every state along the
+    log is kept (``Match.states``), so viewing any step of a 6,000-step World game, the
+    first as the last, replays nothing: the page draws the state kept for it."""
+    import world as world_page
+    from page_host import render_all
+    from shell import LOG_WINDOW
+    from ui import text
+
+    shell, page, _ = make_page(world_page.WorldPage)
+    long = long_match("world", 6000)
+    shell.open(Match(long.game, long.options, long.log), None)
+    if (seat := shell.pending()) is not None:
+        shell.ready(seat)
+    render_all(shell)
+    applied = []
+    real = type(shell.game).apply
+    shell.game.apply = lambda state, action: applied.append(action) or real(shell.game, state, action)  # type: ignore[method-assign]
+    try:
+        for step in (1, 3000, 5999, 0, 4321):
+            shell.jump(step)
+            trees = render_all(shell)
+            assert shell.session.shown_state() is shell.session.match.states[step]
+            assert f"Viewing step {step} of 6000" in text(trees["shell-viewing"])
+        # no replay: what is applied is only the log's newly drawn rolls, put in words with
+        # their result (at most a window of lines a jump); a replay to step 4,321 is 4,321
+        assert len(applied) < 5 * LOG_WINDOW
+    finally:
+        del shell.game.apply
+
+
+def test_a_long_games_links_are_made_in_slices_and_hold_the_game() -> None:
+    """Item 10: past ``LINKS_AT_ONCE`` steps the links are compressed in slices of their own
+    (``SaveEncoder``, ``LINK_SLICE_MS`` each, a task each): the render a step needs says
+    "Preparing the links…", the slices follow as timers, and the links then hold the game."""
+    import world as world_page
+    from page_host import FakeHost
+    from ui import find, text
+
+    from conquest.savecode import parse_fragment
+
+    class TickingHost(FakeHost):
+        def clock(self) -> float:  # every look at the clock is 40 ms later: a chunk a slice
+            self.t += 40
+            return self.t
+
+    host = TickingHost()
+    shell, page, _ = make_page(world_page.WorldPage, host)
+    long = long_match("world", 8000)
+    shell.open(Match(long.game, long.options, long.log), None)
+    if (seat := shell.pending()) is not None:
+        shell.ready(seat)
+    assert "Preparing the links" in text(shell.render_links("http://x/"))
+    slices = 0
+    while host.timers:
+        host.timers.pop(0)[1]()
+        slices += 1
+    assert slices >= 2 and host.renders == 1  # several tasks, then the page drawn once more
+    links = shell.render_links("http://x/")
+    _, save = parse_fragment(text(find(links, "#shell-host-url")))
+    assert save["log"] == long.log
+    shell.session.match.play(shell.session.match.legal_actions()[0])  # a step: made again
+    assert "Preparing the links" in text(shell.render_links("http://x/"))
+
