@@ -769,6 +769,7 @@ class Shell:
         self._stats_cache: dict[int, tuple[Any, dict[str, list[float]]]] = {}
         #: (the states, how many, the last: held, so no other object takes its id; the points)
         self._chart_memo: tuple[Any, int, Any, list[tuple[int, int]]] | None = None
+        self._chart_due: Any = None  # the states whose chart waits for a task of its own
         #: log index -> (the state after it, whether it is a draw the spectator cannot see)
         self._hidden_memo: dict[int, tuple[Any, bool]] = {}
         #: log lines already put in words, by index: ``(before, after, text, names, line)``
@@ -2003,6 +2004,17 @@ class Shell:
         return memo[3]
 
     def render_chart(self, width: int = 640) -> Node:
+        s = self.session
+        assert s is not None
+        memo = self._chart_memo
+        if len(s.match.log) > LINKS_AT_ONCE and (memo is None or memo[0] is not s.match.states):
+            # a long game just opened: its chart's points (a walk over every state, 70 ms of
+            # an 80,000-step game under Pyodide) are found in a task of their own, after the
+            # render that shows the game (issue 20, item 10); later steps add to them inline
+            if self._chart_due is not s.match.states:
+                self._chart_due = s.match.states
+                self.host.later(0, self.host.rerender)
+                return h("div", h("p", "Drawing the chart…", cls="muted"), id="shell-chart-inner")
         names, pts = self.stats_series()
         if not names or not pts:
             return h("div", h("p", "The chart starts with the first steps.", cls="muted"), id="shell-chart-inner")

@@ -14,6 +14,7 @@ returns.
 """
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -274,7 +275,15 @@ class Runner:
                                    replay_slices=opening.slices)
             if self.shell.message is not None and self.shell.message[1].startswith("Opening the game"):
                 self.shell.clear_message()
-            self.host.later(0, lambda: finish(lambda: done(match)))
+            self.host.later(0, lambda: finish(lambda: keep(match)))
+
+        def keep(match: Any) -> Any:
+            """The game's states are kept as long as it is open (a past step is a lookup):
+            moved out of the cyclic collector's way, since each of its full passes walked them
+            all, 140-180 ms under Pyodide for an 80,000-step game, in whatever task it fell
+            (issue 20, item 10). They are still freed when dropped (reference counts)."""
+            gc.freeze()
+            return lambda: done(match)
 
         def finish(part: Any) -> None:
             """What follows the replay, each part its own task: storing a long game and
@@ -536,10 +545,17 @@ class Runner:
         if self.shell.session is not None:
             self.shell.session.mode = "audience"
 
-    def broadcast(self) -> None:
+    def broadcast(self, again: bool = False) -> None:
+        """The game to an audience tab (``?audience=``); sent when it changed, or ``again``
+        when a tab says hello: a long game's save is a large message, and every render sent
+        it (20-50 ms of an 80,000-step game under Pyodide; issue 20, item 10)."""
         s = self.shell.session
         if self.channel is None or self.audience or s is None or s.mode != "host":
             return
+        key = (id(s), s.slot_id, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.viewing)
+        if key == getattr(self, "_broadcast_key", None) and not again:
+            return
+        self._broadcast_key = key
         msg = {"t": "state", "slot": s.slot_id, "save": s.save(), "viewing": s.viewing}
         try:
             self.channel.postMessage(json.dumps(msg))
@@ -556,7 +572,7 @@ class Runner:
         s = self.shell.session
         if msg.get("t") == "hello" and not self.audience:
             if s is not None and msg.get("slot") in (None, s.slot_id):
-                self.broadcast()
+                self.broadcast(again=True)
             return
         if msg.get("t") != "state" or not self.audience:
             return
