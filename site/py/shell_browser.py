@@ -739,7 +739,7 @@ class Runner:
             return
         if self.live is not None and self.live.role is not None:
             self._mount_saved()
-        self.mount("shell-log-box", shell.render_log())
+        self.mount_log()
         self.place_log()
         if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
             self.mount("shell-links", self.live.links_note())
@@ -778,13 +778,20 @@ class Runner:
         box, row = geo
         top = float(box.scrollTop)
         at_end = top + float(box.clientHeight) >= float(box.scrollHeight) - 2
-        if not self.shell.log_scrolled(int(top // row), at_end):
-            return
+        if self.shell.log_scrolled(int(top // row), at_end):
+            self.mount_log()
+
+    def mount_log(self) -> None:
+        """Draw the log; the keyboard focus stays on its step. Rows are patched in place by
+        position, so when the drawn lines move, the button that had the focus shows another
+        step: the focus goes back to the step's own button."""
         active = document.activeElement
-        had_focus = not frame.nullish(active) and bool(box.contains(active))
+        box = document.getElementById("shell-log-scroll")
+        had_focus = not frame.nullish(active) and not frame.nullish(box) and bool(box.contains(active))
         self.mount("shell-log-box", self.shell.render_log())
-        if had_focus and self.shell.log_focus is not None:  # rows are patched in place
-            node = document.getElementById(f"shell-view-{self.shell.log_focus}")
+        step = self.shell.log_focus
+        if had_focus and step is not None and str(getattr(document.activeElement, "id", "")) != f"shell-view-{step}":
+            node = document.getElementById(f"shell-view-{step}")
             if not frame.nullish(node):
                 node.focus(js.Object.fromEntries([["preventScroll", True]]))
 
