@@ -2010,7 +2010,7 @@ class Shell:
         if len(s.match.log) > LINKS_AT_ONCE and (memo is None or memo[0] is not s.match.states):
             # a long game just opened: its chart's points (a walk over every state, 70 ms of
             # an 80,000-step game under Pyodide) are found in a task of their own, after the
-            # render that shows the game (issue 20, item 10); later steps add to them inline
+            # render that shows the game (issue 20, item 10); later steps find them inline
             if self._chart_due is not s.match.states:
                 self._chart_due = s.match.states
                 self.host.later(0, self.host.rerender)
@@ -2018,8 +2018,7 @@ class Shell:
         names, pts = self.stats_series()
         if not names or not pts:
             return h("div", h("p", "The chart starts with the first steps.", cls="muted"), id="shell-chart-inner")
-        s = self.session
-        assert s is not None and self.page is not None
+        assert self.page is not None
         seats = s.seats()
         charts = []
         marker = None
