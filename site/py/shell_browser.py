@@ -197,8 +197,10 @@ class Runner:
         frame.on(js.window, "storage", self.on_storage)
         # the log is drawn as it is scrolled (issue 20, item 10): element scrolls do not
         # bubble, so one capturing listener on the document hears the log's box
-        self._log_frame = False
+        self._log_frame = self._place_frame = False
+        self.chart_width = 640  # the chart box's width at the last frame (``_place_log``)
         self._log_frame_proxy = create_proxy(lambda t: self.guard(self.log_scrolled))
+        self._place_frame_proxy = create_proxy(lambda t: self.guard(self._place_log))
         document.addEventListener("scroll", create_proxy(self.on_scroll),
                                   js.Object.fromEntries([["capture", True], ["passive", True]]))
         try:
@@ -740,14 +742,12 @@ class Runner:
         if self.live is not None and self.live.role is not None:
             self._mount_saved()
         self.mount_log()
-        self.place_log()
         if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
             self.mount("shell-links", self.live.links_note())
         else:
             self.mount("shell-links", shell.render_links(self.host.page_url()))
-        box = document.getElementById("shell-chart")
-        width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
-        self.mount("shell-chart", shell.render_chart(width or 640))
+        self.mount("shell-chart", shell.render_chart(self.chart_width))
+        self.place_log()  # and the chart's width is read at the next frame, with the log's place
 
     # -- the log drawn as it is scrolled (issue 20, item 10) ---------------------------------
     def on_scroll(self, ev: Any) -> None:
@@ -796,8 +796,24 @@ class Runner:
                 node.focus(js.Object.fromEntries([["preventScroll", True]]))
 
     def place_log(self) -> None:
-        """After the log is drawn: a line the shell asks for is scrolled into sight (a step
-        viewed from elsewhere, Home or End); a log following the newest steps stays at its end."""
+        """After the log is drawn: at the next frame (reading its geometry lays the page out,
+        65 ms of a freshly opened Game of Conquests page, better not in the render's task), a
+        line the shell asks for is scrolled into sight (a step viewed from elsewhere, Home or
+        End), and a log following the newest steps stays at its end."""
+        if not self._place_frame:
+            self._place_frame = True
+            js.requestAnimationFrame(self._place_frame_proxy)
+
+    def _place_log(self) -> None:
+        self._place_frame = False
+        # the chart is drawn at the width its box had at the last frame: reading it in the
+        # render laid the whole page out inside the render's task (70 ms of a freshly opened
+        # Game of Conquests page, and again after every step); drawn again when it changed
+        box = document.getElementById("shell-chart")
+        width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
+        if width and width != self.chart_width and self.shell.session is not None:
+            self.chart_width = width
+            self.mount("shell-chart", self.shell.render_chart(width))
         geo = self.log_geometry()
         if geo is None:
             return

@@ -151,8 +151,8 @@ def test_a_long_log_is_drawn_as_it_is_scrolled_and_an_old_step_viewed(context, b
     page.press("#shell-view-step", "Enter")
     page.wait_for_function("document.querySelector('#shell-log li.is-viewed') && "
                            "document.querySelector('#shell-log li.is-viewed').dataset.step === '12'")
-    top = page.evaluate(f"{BOX}.scrollTop")
-    assert top <= 11 * row <= top + page.evaluate(f"{BOX}.clientHeight") - row
+    page.wait_for_function(f"(y) => {BOX}.scrollTop <= y && y <= {BOX}.scrollTop + {BOX}.clientHeight - {row}",
+                           arg=11 * row)  # its line in sight (scrolled at the next frame)
     page.click("#shell-view-present")
     page.focus("#shell-view-12")
     page.keyboard.press("End")  # the keys reach the whole log
