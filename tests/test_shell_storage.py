@@ -186,3 +186,30 @@ def test_with_storage_disabled_a_game_lives_in_the_address_never_in_a_memory_slo
     _, save = parse_fragment(host.query)
     assert save["log"] == shell.session.match.log and len(save["log"]) == 1
     assert host.store.list() == []
+
+
+def test_a_long_game_storage_refused_keeps_its_address_up_to_date_in_slices() -> None:
+    """Issue 20, item 10 with item 9: a long game storage refused is kept in the address
+    after every step; its code is compressed in slices (``SaveEncoder``), not in one block
+    at every step, and the address holds the game once they are done."""
+    import world as world_page
+    from shell import LINKS_AT_ONCE
+
+    from conquest.savecode import parse_fragment
+    from conquest.store import DisabledBackend
+    from tools.hostile import long_match
+
+    long = long_match("world", LINKS_AT_ONCE + 500)
+    shell, _, host = make_page(world_page.WorldPage)
+    host.backend = DisabledBackend()
+    host.store = SlotStore(host.backend)
+    shell.open(Match(long.game, long.options, long.log), None)
+    shell.session.unsaved = True  # as the page does when the link's game could not be stored
+    if (seat := shell.pending()) is not None:
+        shell.ready(seat)
+    shell.play(shell.session.match.legal_actions()[0])
+    assert "kept in the address bar" in shell.message[1]
+    assert host.query == ""  # not compressed in the step's own task (before: one block a step)
+    host.run_timers()  # the slices
+    mode, save = parse_fragment(host.query)
+    assert mode == "host" and save["log"] == shell.session.match.log and len(save["log"]) > len(long.log)
