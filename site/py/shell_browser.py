@@ -157,6 +157,7 @@ class Runner:
         #: the game being opened in slices (``begin_open``), and whether the page still boots
         self.opening: Opening | None = None
         self.booting = True
+        self.split_below = False  # the next render draws what lies below the board in a task of its own
         self.audience = False
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
@@ -239,8 +240,9 @@ class Runner:
             frame.BOOT_OPENING[0] = True
             self.render()
 
-    def finish_boot(self) -> None:
-        self.render()
+    def finish_boot(self, render: bool = True) -> None:
+        if render:
+            self.render()
         if self.booting:
             self.booting = False
             frame.BOOT_OPENING[0] = False
@@ -299,7 +301,12 @@ class Runner:
             if callable(rest):
                 self.host.later(0, lambda: finish(rest))
                 return
-            self.finish_boot()
+            # the opened game's first render draws the board; what lies below it (the log, the
+            # links, the chart) follows in a task of its own (a first render of all of it was
+            # 150-290 ms under Pyodide), and the page says "ready" after that
+            self.split_below = True
+            self.render()
+            self.host.later(0, lambda: self.finish_boot(render=False))
 
         self.shell.say(opening.progress())
         self.host.later(0, next_slice)
@@ -716,6 +723,9 @@ class Runner:
             apply_patch(document.getElementById(eid), patch)
         if live_table:  # below the board: drawn once the step is on the screen (issue 22's speed)
             self.live.after_paint(self._mount_below)
+        elif self.split_below:  # a game just opened (begin_open)
+            self.split_below = False
+            self.host.later(0, self._mount_below)
         else:
             self._mount_below()
         self.page.after_render()
