@@ -364,9 +364,9 @@ def test_conquests_computer_thinks_in_slices_within_its_time(context, open_page)
     assert "Computer (hard)" in stats.inner_text() and "nodes per second" in stats.inner_text()
     assert int(stats.get_attribute("data-nps")) > 0
     print(f"\nhard, 10 s per move: {stats.inner_text()}")
-    # a shorter time for the next moves; Stop pauses the computer (nothing is played) and
-    # "Let the computer play" goes on
-    page.select_option("#cq-think", "3")
+    # Stop pauses the computer (nothing is played); a shorter time for the next moves, and
+    # "Let the computer play" goes on. (Stop is pressed during a 10 s think: with 3 s the
+    # reply could come before the button was seen, and the test waited for it in vain.)
     page.click("#cq-sq-b5")
     page.wait_for_selector("#cq-sq-b5.is-selected")
     page.click("#cq-sq-b4")
@@ -374,6 +374,7 @@ def test_conquests_computer_thinks_in_slices_within_its_time(context, open_page)
     page.click("#shell-bot-stop")
     expect(page.locator("#shell-bot-go")).to_be_visible()
     expect(page.locator(TOAST)).to_contain_text("paused")
+    page.select_option("#cq-think", "3")
     page.wait_for_timeout(4000)
     assert n_moves(page) == 2
     page.click("#shell-bot-go")
