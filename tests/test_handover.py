@@ -4,7 +4,7 @@ Why these tests: friends playing hot-seat trust "Pass to Ann. Ann: press Ready" 
 nothing of Ben's is on the screen or one click away. The main test plays hot-seat sessions of
 every game with hidden information through the real page on the shell, clicking every shell
 control (log View, Earlier/Later, the step box, Back to the present, Undo with its question
-answered either way, Continue from here, Show earlier steps, the codes box, links, a key) at
+answered either way, Continue from here, scrolling the log, the codes box, links, a key) at
 random moments between the moves, and after every click it checks the drawn trees against a
 model of the table kept by the test itself: the device goes with the person who must act,
 and only the person who pressed Ready since it came to them may see their private things.
