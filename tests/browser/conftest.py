@@ -229,3 +229,14 @@ def click_territory(page: Any, element_id: str) -> None:
     point = page.evaluate(FREE_POINT, element_id)
     assert point is not None, f"{element_id} has no free point to click"
     page.mouse.click(*point)
+
+
+def shots_at_two_widths(page: Any, path: str, scroll_to: str | None = None) -> None:
+    """Screenshots of ``page`` at 1280 and 360 px wide (``path`` + ``-<width>.png``), the part
+    ``scroll_to`` names in view, so a person can look at both; the page is left at 1280."""
+    for width in (1280, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        if scroll_to is not None:
+            page.locator(scroll_to).scroll_into_view_if_needed()
+        page.screenshot(path=f"{path}-{width}.png", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -10,18 +10,19 @@ page autosaves, a ``storage`` event wakes the console, which replays the duel).
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import watch
+from tests.browser.conftest import shots_at_two_widths, watch
 from tests.browser.test_live_page import ready
 from tests.browser.test_metagame_duels_page import capital_duel_link
 
 #: after Black's e5d4 White has no legal move: Black (Bob, the defender) wins (C5)
 HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
-SHOTS = "/tmp"
+SHOTS = tempfile.gettempdir()
 
 
 def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
@@ -69,11 +70,7 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         expect(table.locator("#live-intro")).not_to_contain_text("pick a free seat")
         expect(table.locator("#live-seats")).to_contain_text("waiting for Bob's own link")
         expect(table.locator("#live-summary")).to_contain_text("waiting for Ann and Bob")
-        for width in (1280, 360):
-            table.set_viewport_size({"width": width, "height": 900})
-            table.locator("#live-panel").scroll_into_view_if_needed()
-            table.screenshot(path=f"{SHOTS}/live-duel-host-waiting-{width}.png", full_page=False)
-        table.set_viewport_size({"width": 1280, "height": 900})
+        shots_at_two_widths(table, f"{SHOTS}/live-duel-host-waiting", "#live-panel")
         ann.goto(urls[0], wait_until="commit")
         bob.goto(urls[1], wait_until="commit")
         expect(table.locator("#live-seats")).to_contain_text("Ann's device")

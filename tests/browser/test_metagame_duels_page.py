@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 
 from playwright.sync_api import expect
 
@@ -23,11 +24,11 @@ from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
 
-from .conftest import watch
+from .conftest import shots_at_two_widths, watch
 
 ANN, BOB = {"name": "Ann", "colour": "#e69f00"}, {"name": "Bob", "colour": "#0072b2"}
 WHITE_MATES = "g5/6/5L++/6/6/1L++3G - w 0 1"  # White (the attacker, seat 0) wins with f4a4
-SHOTS = "/tmp"
+SHOTS = tempfile.gettempdir()
 
 
 def capital_duel_link() -> tuple[str, str]:
@@ -75,10 +76,7 @@ def play_duel(console, context, base_url: str, nth: str, shots: bool = False) ->
     expect(duel.locator("#shell-duel")).to_contain_text(f"Duel{nth}: Ann vs Bob")
     expect(duel.locator("#shell-prompt")).to_contain_text("Ann")  # Ann plays White, to move
     if shots:
-        for width in (1280, 360):
-            duel.set_viewport_size({"width": width, "height": 900})
-            duel.screenshot(path=f"{SHOTS}/duel-page-{width}.png", full_page=False)
-        duel.set_viewport_size({"width": 1280, "height": 900})
+        shots_at_two_widths(duel, f"{SHOTS}/duel-page")
     duel.click("#cq-sq-f4")
     duel.click("#cq-sq-a4")
     expect(duel.locator("#shell-duel")).to_contain_text("The duel is over")
@@ -99,11 +97,7 @@ def test_capital_invasion_decided_by_two_duels_played_here(open_page, context, b
     page = console.page
     page.wait_for_selector("#mg-duel")
     expect(page.locator("#mg-duel-title")).to_have_text("Duel: The Game of Conquests")
-    for width in (1280, 360):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.locator("#mg-duel").scroll_into_view_if_needed()
-        page.screenshot(path=f"{SHOTS}/duel-panel-{width}.png", full_page=False)
-    page.set_viewport_size({"width": 1280, "height": 900})
+    shots_at_two_widths(page, f"{SHOTS}/duel-panel", "#mg-duel")
     with context.expect_page() as opened:  # the click opens the duel at once (issue 21, item 7)
         page.click("#mg-duel-here")
     assert "/play/conquests/?slot=" in opened.value.url
@@ -142,11 +136,7 @@ def test_duel_by_link_plays_one_side_per_copy_and_the_host_pastes_the_result(ope
     url = page.locator("#mg-duel-url").input_value()
     assert "/play/conquests/?as=0#h=" in url
     expect(page.locator("#mg-duel")).to_contain_text("Send this link to Ann, who moves first")
-    for width in (1280, 360):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.locator("#mg-duel").scroll_into_view_if_needed()
-        page.screenshot(path=f"{SHOTS}/duel-panel-link-{width}.png", full_page=False)
-    page.set_viewport_size({"width": 1280, "height": 900})
+    shots_at_two_widths(page, f"{SHOTS}/duel-panel-link", "#mg-duel")
     # the players' links, from the scripted position (as the console's link, one move from the end)
     from conquest.savecode import decode_save
 
