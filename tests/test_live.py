@@ -7,6 +7,7 @@ the network is a queue of texts, so what a guest receives is exactly what its pa
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from campaign import CampaignPage
 from live import Guest, GuestSession, Table, TableSession, device_token
@@ -16,7 +17,7 @@ from shell import GamePage, Shell
 from ui import text
 from world import WorldPage
 
-from conquest.core import GameError, get_game
+from conquest.core import Game, GameError, get_game
 from conquest.rng import Rng
 from conquest.session import Match
 
@@ -280,13 +281,21 @@ def reign_host() -> tuple[Shell, FakeHost]:
     return shell, host
 
 
-def test_reign_secret_choices_are_made_at_once_and_never_sent_before_the_reveal() -> None:
+def reign_table() -> tuple[Game[Any, Any], Shell, Net, Guest]:
+    """Reign's host (Ann) with Bob joined on his own device, both about to choose their
+    tracker cards in secret: (the game, the host's shell, the network, Bob)."""
     game = get_game("reign")
     shell, clock = reign_host()
     net = Net(shell, clock)
     bob = net.join("peer-b", ReignPage, "Bob", 1)
+    assert shell.session is not None
+    assert game.simultaneous(shell.session.match.state) == (0, 1)  # the tracker cards, at set-up
+    return game, shell, net, bob
+
+
+def test_reign_secret_choices_are_made_at_once_and_never_sent_before_the_reveal() -> None:
+    game, shell, net, bob = reign_table()
     hs = shell.session
-    assert game.simultaneous(hs.match.state) == (0, 1)  # the tracker cards, at set-up
     # Bob chooses first, on his device; the host's person may still choose (in parallel)
     pick_b = game.secret_choices(hs.match.state, 1)[3]
     assert bob.shell.give_secret(1, pick_b)
@@ -315,12 +324,8 @@ def bar_text(shell: Shell) -> str:
 
 
 def test_every_device_says_who_has_chosen_at_a_secret_step_never_what() -> None:
-    game = get_game("reign")
-    shell, clock = reign_host()
-    net = Net(shell, clock)
-    bob = net.join("peer-b", ReignPage, "Bob", 1)
+    game, shell, net, bob = reign_table()
     hs = shell.session
-    assert game.simultaneous(hs.match.state) == (0, 1)
     assert shell.chosen_words() == bob.shell.chosen_words() == ""  # nobody has chosen yet
     pick_b = game.secret_choices(hs.match.state, 1)[3]
     assert bob.shell.give_secret(1, pick_b)
