@@ -1047,7 +1047,7 @@ class Shell:
             if len(save["log"]) > LINKS_AT_ONCE:
                 # a long game's code is made in slices (a block of 120-400 ms for 80,000
                 # steps, at every step); the address follows when it is ready (_link_slice)
-                code = self.link_code(id(s), self._save_key())
+                code = self.link_code(id(s), self.save_key())
                 if code is not None:
                     self.host.go("#h=" + code)
             else:
@@ -1809,7 +1809,7 @@ class Shell:
         if seat is not None:  # a link opens the game at the present, past the pass screen
             return h("div", h("p", f"The links come back when {s.seat_name(seat)} has pressed Ready.",
                               cls="muted"), id="shell-links-inner")
-        key = (id(s), base, *self._save_key())
+        key = (id(s), base, *self.save_key())
         if self._links_cache is not None and self._links_cache[0] == key:
             return self._links_cache[1]  # compressing the save again for every click is waste
         code = None
@@ -1817,7 +1817,7 @@ class Shell:
             # a long game's links are made in slices after this render, each its own task, so
             # a press (or a bot's step) is on screen first and nothing blocks long (issue 20,
             # item 10: compressing an 80,000-step save was one 120-400 ms block)
-            code = self.link_code(id(s), self._save_key())
+            code = self.link_code(id(s), self.save_key())
             if code is None:
                 return h("div", h("p", "Preparing the links…", cls="muted", role="status"), id="shell-links-inner")
         links = s.links(base, code)
@@ -1866,8 +1866,9 @@ class Shell:
         self._links_cache = (key, tree)
         return tree
 
-    def _save_key(self) -> tuple[Any, ...]:
-        """Which save the session's links are of (its log's length and end, its undos)."""
+    def save_key(self) -> tuple[Any, ...]:
+        """Which save the session holds (its log's length and end, its undos, mode and seat): its
+        links and the audience tab's message are made again only when it changes."""
         s = self.session
         assert s is not None
         return (len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.mode, s.only_seat)
@@ -1897,7 +1898,7 @@ class Shell:
             return
         self._link_work = None
         self._link_code = (work[0], code)
-        if s.unsaved and s.slot_id is None and s.mode == "host" and work[0][1] == self._save_key():
+        if s.unsaved and s.slot_id is None and s.mode == "host" and work[0][1] == self.save_key():
             self.host.go("#h=" + code)  # storage refused it: the address keeps the game
         self.host.rerender()
 

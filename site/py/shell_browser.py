@@ -159,6 +159,7 @@ class Runner:
         self.booting = True
         self.split_below = False  # the next render draws what lies below the board in a task of its own
         self.audience = False
+        self._broadcast_key: Any = None  # which save (and viewed step) the audience tab last got
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
         #: live play (issue 22): the table or the guest, see live_browser.py
@@ -561,8 +562,8 @@ class Runner:
         s = self.shell.session
         if self.channel is None or self.audience or s is None or s.mode != "host":
             return
-        key = (id(s), s.slot_id, len(s.match.log), tuple(s.match.log[-1:]), len(s.match.undone), s.viewing)
-        if key == getattr(self, "_broadcast_key", None) and not again:
+        key = (id(s), s.slot_id, *self.shell.save_key(), s.viewing)
+        if key == self._broadcast_key and not again:
             return
         self._broadcast_key = key
         msg = {"t": "state", "slot": s.slot_id, "save": s.save(), "viewing": s.viewing}
