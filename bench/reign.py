@@ -39,9 +39,21 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conquest.bots import Bot, RandomBot, run_thinking  # noqa: E402
-from conquest.games.reign.actions import Reveal  # noqa: E402
+from conquest.games.reign.actions import (  # noqa: E402
+    Battle,
+    Develop,
+    Disband,
+    EndTurn,
+    Reallocate,
+    Recover,
+    Recruit,
+    Reform,
+    Restructure,
+    Reveal,
+    WarCouncil,
+)
 from conquest.games.reign.bots import HeuristicBot, MonteCarloBot  # noqa: E402
-from conquest.games.reign.data import raw_data, rules_from_dict  # noqa: E402
+from conquest.games.reign.data import get_value, raw_data, rules_from_dict, set_value  # noqa: E402
 from conquest.games.reign.engine import ReignGame  # noqa: E402
 from conquest.rng import Rng  # noqa: E402
 from conquest.session import Match  # noqa: E402
@@ -109,6 +121,117 @@ def run_games(
         return _job(chunks[0])
     with Pool(procs) as pool:
         return [g for part in pool.map(_job, chunks) for g in part]
+
+
+# -- choices: is any action, purchase or card dead? ----------------------------------------
+#: the turn actions by kind (R5); a Recruit or Disband of 1 and of 2 are the same kind
+ACTION_KINDS: dict[type, str] = {
+    Battle: "Battle",
+    Develop: "Develop",
+    Reform: "Reform",
+    Reallocate: "Reallocate",
+    Recruit: "Recruit",
+    Disband: "Disband",
+    Recover: "Recover",
+    WarCouncil: "War Council",
+    Restructure: "Restructure",
+}
+
+
+def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int) -> dict[str, list[int]]:
+    """One seeded game's choices, as ``{choice: [situations where it was legal, situations
+    where the bot chose it]}``.
+
+    A situation is a turn for a turn action (legal at some decision of the turn, chosen at
+    least once in it), the defender's answer to a declared battle for a Restructure made
+    then, and one side's secret choice of a battle for each purchase kind (legal: the first
+    one is affordable; chosen: the part buys at least one) and each strategy card (legal: in
+    hand; chosen: played). Issue 25 asks every one to be chosen in at least 5% of its
+    situations by the strongest bot.
+    """
+    bots = [LEVELS[levels[0]](Rng(seed * 2 + 1)), LEVELS[levels[1]](Rng(seed * 2 + 2))]
+    match = Match(game, {"setup": setup, "seed": seed}, rng=Rng(seed))
+    match.resolve_chance()
+    counts: dict[str, list[int]] = {}
+    turn_legal: set[str] = set()
+    turn_chosen: set[str] = set()
+    turn_key: tuple[int, int] | None = None
+
+    def tally(legal: set[str], chosen: set[str]) -> None:
+        for k in legal:
+            c = counts.setdefault(k, [0, 0])
+            c[0] += 1
+            c[1] += k in chosen
+
+    for _ in range(MAX_ACTIONS):
+        state = match.state
+        if game.outcome(state) is not None:
+            break
+        rules = game.rules_of(state)
+        seats = game.simultaneous(state)
+        if seats:
+            parts = {s: run_thinking(bots[s].think_secret(game, state, s)) for s in seats}
+            if state.phase == "battle":
+                for s in seats:
+                    p = state.players[s]
+                    legal = {f"card {rules.cards[c].name}" for c in p.hand}
+                    legal |= {f"buy {k.name}" for k in rules.kinds if rules.prices[0] <= p.wealth}
+                    counts_s = game.codec.counts(parts[s])
+                    chosen = {f"card {rules.cards[rules.card_index(parts[s].card)].name}"}
+                    chosen |= {f"buy {k.name}" for k, n in zip(rules.kinds, counts_s, strict=True) if n}
+                    tally(legal, chosen)
+            match.play(game.join_secret(state, parts))
+            continue
+        seat = game.to_move(state)
+        action = run_thinking(bots[seat].think(game, state))
+        kinds = {ACTION_KINDS[type(a)] for a in game.legal_actions(state) if type(a) in ACTION_KINDS}
+        if state.phase == "respond":
+            tally(kinds, {ACTION_KINDS.get(type(action), "")})
+        else:
+            key = (state.turn, state.active)
+            if key != turn_key:
+                tally(turn_legal, turn_chosen)
+                turn_legal, turn_chosen, turn_key = set(), set(), key
+            turn_legal |= kinds
+            if type(action) in ACTION_KINDS:
+                turn_chosen.add(ACTION_KINDS[type(action)])
+            elif not isinstance(action, EndTurn):
+                raise AssertionError(f"unexpected action {action}")
+        match.play(action)
+    tally(turn_legal, turn_chosen)
+    return counts
+
+
+def _choices_job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[int]]) -> dict[str, list[int]]:
+    overrides, setup, levels, seeds = args
+    game = ReignGame(rules_from_dict(apply_overrides(overrides or {}))) if overrides else ReignGame()
+    total: dict[str, list[int]] = {}
+    for seed in seeds:
+        for k, (n, c) in choice_counts(game, setup, levels, seed).items():
+            t = total.setdefault(k, [0, 0])
+            t[0] += n
+            t[1] += c
+    return total
+
+
+def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0) -> dict[str, list[int]]:
+    """Choice counts of ``n`` self-play games of ``level`` per setup (one process)."""
+    total: dict[str, list[int]] = {}
+    for setup in SETUPS:
+        got = _choices_job((overrides, setup, (level, level), list(range(seed0, seed0 + n))))
+        for k, (a, b) in got.items():
+            t = total.setdefault(k, [0, 0])
+            t[0] += a
+            t[1] += b
+    return total
+
+
+def print_choices(total: dict[str, list[int]], label: str) -> None:
+    print(f"  {label}: chosen / situations where legal (target: at least 5% each)")
+    for k in sorted(total):
+        n, c = total[k]
+        flag = "" if n and c / n >= 0.05 else "   <- below 5%"
+        print(f"    {k:26} {c:6} / {n:6}  {100 * c / max(1, n):5.1f}%{flag}")
 
 
 # -- figures --------------------------------------------------------------------------------
@@ -198,20 +321,8 @@ def decision_times(games: list[dict[str, Any]], level: str) -> None:
 
 
 # -- tuning ---------------------------------------------------------------------------------
-def _set(d: Any, path: str, value: int) -> None:
-    keys = path.split(".")
-    for k in keys[:-1]:
-        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
-    cur = d[keys[-1]]
-    d[keys[-1]] = {"value": value, "reconstructed": True} if isinstance(cur, dict) else value
-
-
-def _get(d: Any, path: str) -> int:
-    keys = path.split(".")
-    for k in keys[:-1]:
-        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
-    v = d[keys[-1]]
-    return v["value"] if isinstance(v, dict) else v
+_set = set_value
+_get = get_value
 
 
 def apply_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
@@ -308,6 +419,8 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tune", type=int, default=0, help="rounds of the tuning search instead")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-times", action="store_true", help="skip the time per decision")
+    ap.add_argument("--choices", type=int, default=0, help="also count every choice over this many games per setup (per level)")
     args = ap.parse_args()
     if args.tune:
         tune(args.tune, args.games, args.procs, args.seed)
@@ -337,6 +450,13 @@ def main() -> None:
             wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
             done = sum(g["winner"] is not None for g in g1 + g2)
             print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
+    if args.choices:
+        print("\nChoices: is any action, purchase or card dead? (issue 25: each at least 5% where legal)")
+        for level in ("Heuristic", "Monte Carlo"):
+            print_choices(choices(None, level, args.choices), f"{level}, {args.choices} games per setup")
+    if args.no_times:
+        print(f"\n[{time.perf_counter() - t0:.0f} s]")
+        return
     print("\nTime per bot decision (CPython; the page's Pyodide is slower)")
     by_level["Random"] = run_games(None, "easy", ("Random", "Random"), 50, 1)
     for level in names:

@@ -7,6 +7,9 @@ layout ``wcamsh`` is the Workshop, the Citadel and the Agricultural Lands in the
 """
 from __future__ import annotations
 
+import pytest
+
+from conquest.core import IllegalAction
 from conquest.games.reign import GAME
 from conquest.games.reign.actions import Develop, Part, Reallocate
 from tests.test_reign import card_with, player, position, refused
@@ -92,3 +95,31 @@ def test_reading_challenging_middle_card_is_developed_only_from_a_controlled_nei
     s = position(ladder=(2, 2, 2, 2, 1, 1))
     assert Develop("m") in GAME.legal_actions(s)
     assert GAME.apply(s, GAME.parse_action("dm")).ladder[3] == 3
+
+
+def test_reading_recover_after_a_battle_is_a_value_of_the_data_file() -> None:
+    """The seed's Recover is "skip an action to recover after a battle". Edition 2 keeps
+    Recover at any time (``costs.recover.turns_after_battle`` null): with the seed's reading
+    (a battle this turn or in the two turns before) the first seat won about 70% of Heuristic
+    games (bench/reign.py, issue 25). The reading stays one value away, and works: the state
+    records the turn of the last battle."""
+    from dataclasses import replace as _replace
+
+    from conquest.games.reign.data import raw_data, rules_from_dict
+    from conquest.games.reign.engine import ReignGame
+
+    assert R.recover_within is None and "o" in [str(a) for a in GAME.legal_actions(position())]
+    raw = raw_data()
+    raw["costs"]["recover"]["turns_after_battle"] = 2
+    game = ReignGame(rules_from_dict(raw))
+    s = position(ladder=(3, 2, 2, 1, 1, 1), turn=5)
+    assert "o" not in [str(a) for a in game.legal_actions(s)]
+    with pytest.raises(IllegalAction) as err:
+        game.apply(s, game.parse_action("o"))
+    assert err.value.code == "R5.recover" and "R5" in str(err.value)
+    after = game.apply(game.apply(s, game.parse_action("bm")), game.parse_action("p"))
+    after = game.apply(after, game.join_secret(after, {0: "A", 1: "B"}))
+    assert after.fought == 5
+    for turn, ok in ((5, True), (7, True), (8, False)):
+        t = _replace(after, turn=turn, phase="turn", active=0, actions_left=1)
+        assert ("o" in [str(a) for a in game.legal_actions(t)]) == ok, turn

@@ -9,7 +9,8 @@ count (``m1a1``: one Mercenary, one Apothecary). The log shown to people uses
 =================  =====================  =================================================
 text               value                  meaning
 =================  =====================  =================================================
-``Lwmscah``        ``Deal``               chance: the shuffled layout, one code per place
+``Lwmscah2``       ``Deal``               chance: the shuffled layout, one code per place,
+                                         and the values' edition (none written: 1)
 ``tAB/CD``         ``Setup``              both players' tracker cards, revealed together
 ``bm``             ``Battle("m")``        declare a battle over the Iron Mine
 ``p``              ``Fight()``            the defender goes into the battle as they stand
@@ -60,12 +61,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Deal:
-    """The chance step of set-up: territory codes at places 0..5 (row by row, R1)."""
+    """The chance step of set-up: territory codes at places 0..5 (row by row, R1), and the
+    edition of the values the cards are dealt with (R5, R9): written after the layout from
+    edition 2 on (``Lwmscah2``), so a log of edition 1 (``Lwmscah``) replays as it was played."""
 
     layout: str
+    edition: int = 1
 
     def __str__(self) -> str:
-        return "L" + self.layout
+        return "L" + self.layout + ("" if self.edition == 1 else str(self.edition))
 
 
 @dataclass(frozen=True)
@@ -315,7 +319,14 @@ class ActionCodec:
         if head in "brd" and len(body) == 1 and body in self.territory_codes:
             return {"b": Battle, "r": Reform, "d": Develop}[head](body)
         if head == "L":
-            return Deal(self.layout(body, s))
+            m = re.fullmatch(r"(.{6})([2-9]|[1-9][0-9])?", body)
+            if m is None:
+                raise InvalidAction(
+                    "action.layout",
+                    f"{excerpt(s)}: a deal names each of the six territories {self.territory_codes} once, "
+                    "then the edition of the values from 2 on",
+                )
+            return Deal(self.layout(m.group(1), s), int(m.group(2) or 1))
         if head == "R":
             return Reallocate(self.layout(body, s))
         if head == "w":

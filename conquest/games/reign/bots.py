@@ -33,6 +33,7 @@ from typing import Any
 
 from conquest.bots import Bot, RandomBot, run_thinking
 from conquest.games.reign.actions import Battle, EndTurn, Part, Pick, Restructure, Reveal
+from conquest.games.reign.data import Rules
 from conquest.games.reign.engine import NEIGHBOURS, SIDES, ReignGame
 from conquest.games.reign.state import Player, State
 from conquest.rng import Rng
@@ -77,6 +78,10 @@ class Weights:
 
     rung: tuple[float, float, float, float] = (-4.0, -1.5, 1.5, 4.0)  # by rung seen from the seat
     face: float = 0.08  # extra per point of a face's coins + swords + 2 x (damage + heart)
+    #: share of a card's Controlled face counted while it is only Influenced: what it will
+    #: give once Developed (without it Reallocate, which moves Influenced cards, looked
+    #: worthless: their Influenced faces are alike)
+    potential: float = 0.5
     control: tuple[float, ...] = (0.0, 0.0, 0.4, 1.2, 3.0, 7.0, 0.0)  # by cards Controlled
     wealth: float = 0.45
     military: float = 0.75
@@ -93,10 +98,12 @@ class Evaluator:
     the threat each seat poses to the other's cards in reach (R1) given the armies (R7).
     """
 
-    def __init__(self, game: ReignGame, weights: Weights | None = None) -> None:
+    def __init__(self, game: ReignGame, weights: Weights | None = None, rules: Rules | None = None) -> None:
+        """``rules``: the values the game is played with (``game.rules_of(state)``: an old
+        save keeps its edition's, R5, R9); default: the game's current values."""
         self.game = game
         self.w = weights or Weights()
-        r = game.rules
+        self.rules = r = rules or game.rules
         self.card_value = tuple(
             c.attack.value * 1.0 + c.defence.value * 0.35 + c.damage.value * 0.35 + c.coins.value * 0.3
             for c in r.cards
@@ -105,9 +112,10 @@ class Evaluator:
         self.faces = []
         for t in r.territories:
             pair = []
-            for f in (t.influenced, t.controlled):
-                pts = f.coins.value + f.swords.value + 2 * (f.damage.value + f.heart.value)
-                pair.append((f.coins.value, f.swords.value, 1.0 + self.w.face * pts))
+            pts = [f.coins.value + f.swords.value + 2 * (f.damage.value + f.heart.value) for f in (t.influenced, t.controlled)]
+            pts[0] += self.w.potential * pts[1]
+            for f, n in zip((t.influenced, t.controlled), pts, strict=True):
+                pair.append((f.coins.value, f.swords.value, 1.0 + self.w.face * n))
             self.faces.append(tuple(pair))
         self.lo, self.hi = r.min_strength, r.max_strength
         self._ladders: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -119,9 +127,9 @@ class Evaluator:
         key = (wealth, wide)
         got = self._menus.get(key)
         if got is None:
-            r = self.game.rules
+            r = self.rules
             got = []
-            for counts in purchase_menu(self.game, wealth, wide):
+            for counts in purchase_menu(self.game, wealth, wide, r):
                 pairs = list(zip(r.kinds, counts, strict=True))
                 got.append(
                     (
@@ -249,14 +257,14 @@ class Side:
     coins: list[int] = field(default_factory=list)
 
 
-def purchase_menu(game: ReignGame, wealth: int, wide: bool) -> list[tuple[int, ...]]:
+def purchase_menu(game: ReignGame, wealth: int, wide: bool, rules: Rules | None = None) -> list[tuple[int, ...]]:
     """Purchase sets to consider with ``wealth`` coins (R6).
 
     Wide: every affordable set not dominated by another at most as dear that adds at least
     as much attack, defence, damage and hired troops. Narrow: a fixed list of 14 sets (none,
     one of a kind, and the common pairs and attack-heavy Sellsword + Bribe sets).
     """
-    r = game.rules
+    r = rules or game.rules
     k = len(r.kinds)
     sets = [c for c in product(range(r.max_each + 1), repeat=k) if sum(c) <= r.max_total]
     sets = [c for c in sets if r.purchase_cost(c) <= wealth]
@@ -303,7 +311,7 @@ class BattleModel:
         """``wide``: the wide purchase menu; ``tiny``: only each side's strongest card with
         no purchase, Sellsword + Bribe, or two of each (a quick estimate, at most 3 x 3)."""
         self.game, self.ev, self.s = game, ev, s
-        r = game.rules
+        r = ev.rules
         self.att, self.dfd, self.place = attacker, 1 - attacker, place
         self.level = game.level(s.players[self.dfd])
         heart = game.face(s, place).heart.value if s.controls(self.dfd, place) else 0
@@ -343,7 +351,7 @@ class BattleModel:
     def outcome(self, i: int, j: int) -> tuple[int, int, int, int, int]:
         """(rung after, W and M of the attacker, W and M of the defender) for the pair
         (attacker's part i, defender's part j): R7 and R8 exactly as the engine does."""
-        s, r = self.s, self.game.rules
+        s, r = self.s, self.ev.rules
         a, d = self.sides[self.att], self.sides[self.dfd]
         pa, pd = s.players[self.att], s.players[self.dfd]
         cas_a = min(max(0, d.dmg[j] - a.dfc[i]), a.hired[i] + pa.military)
@@ -388,7 +396,7 @@ class BattleModel:
     def matrix(self, clock: Clock | None = None) -> Generator[None, None, list[list[float]]]:
         """Every pair's :meth:`value`, rows the attacker's parts: the same arithmetic as
         :meth:`outcome`, inlined because this loop is most of a bot's thinking."""
-        s, r = self.s, self.game.rules
+        s, r = self.s, self.ev.rules
         a, d = self.sides[self.att], self.sides[self.dfd]
         pa, pd = s.players[self.att], s.players[self.dfd]
         hi, big, win, loss, need = r.max_strength, r.steps_big_win, r.steps_win, r.steps_loss, r.casualties_for_step
@@ -553,9 +561,11 @@ class HeuristicBot(Bot):
         self.weights = weights
         self._ev: tuple[ReignGame, Evaluator] | None = None
 
-    def evaluator(self, game: ReignGame) -> Evaluator:
-        if self._ev is None or self._ev[0] is not game:
-            self._ev = (game, Evaluator(game, self.weights))
+    def evaluator(self, game: ReignGame, s: State) -> Evaluator:
+        """The evaluator for ``s``'s values (its edition's), kept while they stay the same."""
+        rules = game.rules_of(s)
+        if self._ev is None or self._ev[0] is not game or self._ev[1].rules is not rules:
+            self._ev = (game, Evaluator(game, self.weights, rules))
         return self._ev[1]
 
     # -- battles ----------------------------------------------------------------------
@@ -573,7 +583,7 @@ class HeuristicBot(Bot):
         """Value to ``seat`` of the battle declared in ``s`` (phase respond/battle)."""
         pend = s.battle
         assert pend is not None
-        model = BattleModel(game, self.evaluator(game), s, pend.attacker, pend.place, self.wide)
+        model = BattleModel(game, self.evaluator(game, s), s, pend.attacker, pend.place, self.wide)
         _, _, v = yield from self.solve(model, clock)
         return v if seat == pend.attacker else -v
 
@@ -584,7 +594,7 @@ class HeuristicBot(Bot):
         of every first battle; and the cards are close in value, so several hands are
         about as good.
         """
-        cards = game.rules.cards
+        cards = ev.rules.cards
         pairs = list(combinations(range(len(cards)), 2))
         values = [sum(ev.card_value[c] for c in range(len(cards)) if c not in pair) for pair in pairs]
         top = max(values)
@@ -608,7 +618,7 @@ class HeuristicBot(Bot):
     def think_secret(self, game: Any, state: Any, seat: int) -> Generator[None, None, Any]:
         clock = Clock(self.slice_s)
         s = game.state_from_json(game.view(state, seat)["state"])  # the public view only
-        ev = self.evaluator(game)
+        ev = self.evaluator(game, s)
         if s.phase == "setup":
             return self.pick_tracker(game, ev)
         pend = s.battle
@@ -655,7 +665,7 @@ class HeuristicBot(Bot):
     def action_value(
         self, game: ReignGame, s: State, seat: int, a: Any, clock: Clock, depth: int
     ) -> Generator[None, None, float]:
-        ev = self.evaluator(game)
+        ev = self.evaluator(game, s)
         after = game.apply(s, a)
         if after.phase in ("respond", "battle") and after.battle is not None:
             return (yield from self.battle_value(game, after, seat, clock))
@@ -682,7 +692,7 @@ class HeuristicBot(Bot):
         defender's best answer (a lower bound for the attacker)."""
         pend = s.battle
         assert pend is not None
-        model = BattleModel(game, self.evaluator(game), s, pend.attacker, pend.place, False, tiny=True)
+        model = BattleModel(game, self.evaluator(game, s), s, pend.attacker, pend.place, False, tiny=True)
         mat = run_thinking(model.matrix())
         v = max(min(row) for row in mat)
         return v if seat == pend.attacker else -v
@@ -732,7 +742,7 @@ class MonteCarloBot(HeuristicBot):
 
     def continuation(self, game: ReignGame, s: State, seat: int, clock: Clock, depth: int) -> Generator[None, None, float]:
         """The best value ``seat`` reaches from ``s`` with ``depth`` more actions of its turn."""
-        ev = self.evaluator(game)
+        ev = self.evaluator(game, s)
         best = ev.state(s, seat)
         if depth <= 0 or s.phase != "turn" or s.active != seat or s.winner is not None:
             return best
@@ -755,7 +765,7 @@ class MonteCarloBot(HeuristicBot):
         pend = s.battle
         assert pend is not None
         battle = replace(s, phase="battle")
-        model = BattleModel(game, self.evaluator(game), battle, pend.attacker, pend.place, False)
+        model = BattleModel(game, self.evaluator(game, s), battle, pend.attacker, pend.place, False)
         x, y, value = yield from solve_fictitious(model, self.battle_iters, clock)
         sign = 1.0 if seat == pend.attacker else -1.0
         groups: dict[tuple[int, ...], list[Any]] = {}

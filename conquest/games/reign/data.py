@@ -31,6 +31,11 @@ __all__ = [
     "rules_from_dict",
     "load_rules",
     "raw_data",
+    "edition_data",
+    "current_edition",
+    "editions",
+    "set_value",
+    "get_value",
 ]
 
 
@@ -130,6 +135,9 @@ class Rules:
     disband_max: Num
     recover_coins: Num
     recover_military: Num
+    #: Recover only in a turn with a battle or right after one (the seed's "skip an action
+    #: to recover after a battle"): at most this many turns after it; None: any time
+    recover_within: int | None
     war_council: Num
     restructure: Num
     cards: tuple[StrategyCard, ...]
@@ -268,6 +276,9 @@ def rules_from_dict(obj: Mapping[str, Any]) -> Rules:
             disband_max=_num(co["disband"]["max"], "costs.disband.max", 1, 12),
             recover_coins=_num(co["recover"]["coins"], "costs.recover.coins", 0, 12),
             recover_military=_num(co["recover"]["military"], "costs.recover.military", 0, 12),
+            recover_within=None
+            if co["recover"].get("turns_after_battle") is None
+            else _int(co["recover"]["turns_after_battle"], "costs.recover.turns_after_battle", 0, 9),
             war_council=_num(co["war_council"]["coins"], "costs.war_council.coins", 0, 12),
             restructure=_num(co["restructure"]["coins"], "costs.restructure.coins", 0, 12),
             cards=cards,
@@ -295,7 +306,11 @@ def _check(r: Rules) -> None:
         if c.attack.value not in (2, 3):
             raise RulesError(f"strategy_cards.{c.code}: every card has attack 2 or 3 (R9)")
     have = {(c.attack.value, c.defence.value, c.damage.value, c.coins.value) for c in r.cards}
-    for example in ((3, 3, 2, 1), (2, 3, 2, 2)):
+    # the seed's worked example: the attacker's card plus one Apothecary defends 4, the
+    # defender's card plus the Iron Mine's heart 1 defends 4 (R6, R9); edition 1 read the
+    # Apothecary as +1 (the card 3/3/2/1), edition 2 as +2 (the card 3/2/2/1)
+    apothecary = next((k.defence for k in r.kinds if k.code == "a"), 1)
+    for example in ((3, 4 - apothecary, 2, 1), (2, 3, 2, 2)):
         if example not in have:
             raise RulesError(f"strategy_cards: the worked example's card {example} must be one of them (R9)")
     if not 0 <= r.min_strength < r.max_strength:
@@ -304,17 +319,64 @@ def _check(r: Rules) -> None:
         raise RulesError("battle: a bigger win moves the card at least as far (R8)")
 
 
+def set_value(d: Any, path: str, value: Any) -> None:
+    """Set one value of a data dict by its dotted path (``costs.reallocate.coins``,
+    ``strategy_cards.A.defence``: a list is entered by an item's ``code``), keeping the
+    reconstruction marker of a value that had one (R5, R9)."""
+    keys = path.split(".")
+    for k in keys[:-1]:
+        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
+    cur = d.get(keys[-1])
+    d[keys[-1]] = {"value": value, "reconstructed": True} if isinstance(cur, dict) and value is not None else value
+
+
+def get_value(d: Any, path: str) -> Any:
+    """The value at a dotted path (see :func:`set_value`), without its marker."""
+    keys = path.split(".")
+    for k in keys[:-1]:
+        d = next(x for x in d if x.get("code") == k) if isinstance(d, list) else d[k]
+    v = d.get(keys[-1])
+    return v["value"] if isinstance(v, dict) else v
+
+
 def raw_data() -> dict[str, Any]:
     """A deep copy of the data file (the bench edits copies while tuning)."""
     return copy.deepcopy(load_data("reign"))
 
 
-_RULES: Rules | None = None
+def current_edition() -> int:
+    """The edition of the values the data file holds: new games are dealt with it."""
+    return int(load_data("reign").get("edition", 1))
 
 
-def load_rules() -> Rules:
-    """The rules of the data file, read once."""
-    global _RULES
-    if _RULES is None:
-        _RULES = rules_from_dict(load_data("reign"))
-    return _RULES
+def editions() -> tuple[int, ...]:
+    """Every edition a game may be played with: the earlier ones and the current."""
+    earlier = load_data("reign").get("earlier_editions", {})
+    return tuple(sorted({int(k) for k in earlier} | {current_edition()}))
+
+
+def edition_data(edition: int) -> dict[str, Any]:
+    """The data file as it was in ``edition``: the current values with that edition's
+    differences put back (``earlier_editions``). Why kept: a saved game or a link replays
+    with the values it was played with (the deal records the edition)."""
+    d = raw_data()
+    if edition == current_edition():
+        return d
+    earlier = d.get("earlier_editions", {}).get(str(edition))
+    if earlier is None:
+        raise RulesError(f"no edition {edition} of the values (editions: {', '.join(map(str, editions()))})")
+    for path, value in earlier["values"].items():
+        set_value(d, path, value)
+    return d
+
+
+_RULES: dict[int, Rules] = {}
+
+
+def load_rules(edition: int | None = None) -> Rules:
+    """The rules of one edition of the data file (default: the current), read once."""
+    ed = current_edition() if edition is None else edition
+    got = _RULES.get(ed)
+    if got is None:
+        got = _RULES[ed] = rules_from_dict(edition_data(ed))
+    return got

@@ -38,7 +38,7 @@ from conquest.games.reign.actions import (
     Setup,
     WarCouncil,
 )
-from conquest.games.reign.data import Rules, load_rules
+from conquest.games.reign.data import Rules, current_edition, editions, load_rules
 from conquest.games.reign.state import Pending, Player, Report, State, rel, state_from_json, state_to_json
 from conquest.rng import apply_shuffle
 
@@ -109,6 +109,8 @@ class ReignGame(Game[State, Action]):
 
     def __init__(self, rules: Rules | None = None) -> None:
         self._rules = rules
+        #: values given by the caller (the bench's tuning): every edition plays with them
+        self._fixed = rules is not None
         self._codec: ActionCodec | None = None
 
     @property
@@ -116,6 +118,20 @@ class ReignGame(Game[State, Action]):
         if self._rules is None:
             self._rules = load_rules()
         return self._rules
+
+    def rules_of(self, state: State) -> Rules:
+        """The values ``state`` is played with: its edition's (R5, R9), unless this game was
+        built with values of its own (the bench's tuning)."""
+        if self._fixed or state.edition == current_edition():
+            return self.rules
+        return load_rules(state.edition)
+
+    def may_recover(self, state: State) -> bool:
+        """R5: Recover is "skip an action to recover after a battle" (the seed): allowed in a
+        turn with a battle or within ``recover_within`` turns after one, whoever attacked
+        (the turn of the battle is recorded in the state). Edition 1 allowed it any time."""
+        within = self.rules_of(state).recover_within
+        return within is None or (state.fought > 0 and state.turn - state.fought <= within)
 
     @property
     def codec(self) -> ActionCodec:
@@ -195,6 +211,7 @@ class ReignGame(Game[State, Action]):
             ladder=START_LADDER[opts["setup"]],
             players=(start, start),
             phase="deal",
+            edition=current_edition(),
         )
 
     # -- board questions ----------------------------------------------------------------
@@ -225,7 +242,7 @@ class ReignGame(Game[State, Action]):
 
     def face(self, state: State, place: int) -> Any:
         """The face-up side of the card at ``place`` (Controlled or Influenced)."""
-        t = self.rules.territories[state.layout[place]]
+        t = self.rules_of(state).territories[state.layout[place]]
         return t.controlled if state.ladder[place] in (0, 3) else t.influenced
 
     def base(self, state: State, seat: int) -> tuple[int, int]:
@@ -236,7 +253,7 @@ class ReignGame(Game[State, Action]):
                 f = self.face(state, p)
                 coins += f.coins.value
                 swords += f.swords.value
-        lo, hi = self.rules.min_strength, self.rules.max_strength
+        lo, hi = self.rules_of(state).min_strength, self.rules_of(state).max_strength
         return min(hi, max(lo, coins)), min(hi, max(lo, swords))
 
     def bolts(self, state: State, seat: int) -> int:
@@ -254,7 +271,7 @@ class ReignGame(Game[State, Action]):
 
     def reform_cost(self, state: State, seat: int) -> int:
         """R5: 1 coin plus 1 per card the opponent Controls."""
-        r = self.rules
+        r = self.rules_of(state)
         return r.reform.value + r.reform_per_control.value * state.controlled(1 - seat)
 
     def name(self, state: State, seat: int) -> str:
@@ -286,7 +303,7 @@ class ReignGame(Game[State, Action]):
 
     def chance_action(self, state: State, values: Sequence[int]) -> Deal:
         codes = [t.code for t in self.rules.territories]
-        return Deal("".join(str(c) for c in apply_shuffle(codes, values)))
+        return Deal("".join(str(c) for c in apply_shuffle(codes, values)), state.edition)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.winner is None:
@@ -307,7 +324,7 @@ class ReignGame(Game[State, Action]):
         """R6: every card in hand with every affordable purchase set (at most 2 of a kind,
         4 in all). ``canonical``: only no purchase or one single purchase, the bounded set
         ``legal_actions`` lists (any other part is accepted by ``apply``)."""
-        r = self.rules
+        r = self.rules_of(state)
         player = state.players[seat]
         codec = self.codec
         k = len(r.kinds)
@@ -371,7 +388,7 @@ class ReignGame(Game[State, Action]):
     def _restructures(self, state: State, seat: int) -> list[Action]:
         """Restructure Military (any time, no action): any other pair of cards out of the
         tracker and the hand goes on the tracker, paid in coins (R5)."""
-        r = self.rules
+        r = self.rules_of(state)
         p = state.players[seat]
         if p.wealth < r.restructure.value or not p.hand:
             return []
@@ -380,7 +397,7 @@ class ReignGame(Game[State, Action]):
         return [Restructure(r.cards[a].code + r.cards[b].code) for a, b in combinations(pool, 2) if (a, b) != cur]
 
     def turn_actions(self, state: State) -> list[Action]:
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
         p = state.players[me]
         out: list[Action] = []
@@ -412,7 +429,8 @@ class ReignGame(Game[State, Action]):
             for n in range(1, r.disband_max.value + 1):
                 if p.military >= n and p.wealth + n * r.disband_rate.value <= hi:
                     out.append(Disband(n))
-            out.append(Recover())
+            if self.may_recover(state):
+                out.append(Recover())
             if p.discard:
                 ds = sorted(p.discard)
                 for k in range(1, len(ds) + 1):
@@ -487,7 +505,7 @@ class ReignGame(Game[State, Action]):
 
     def _start_turn(self, s: State, seat: int) -> State:
         """Resupply (R3) and count the actions (R4); new Control is in force (R11)."""
-        r = self.rules
+        r = self.rules_of(s)
         coins, swords = self.base(s, seat)
         p = s.players[seat]
         p = replace(p, wealth=max(p.wealth, coins), military=max(p.military, swords))
@@ -507,14 +525,23 @@ class ReignGame(Game[State, Action]):
         )
 
     def _deal(self, state: State, a: Deal) -> State:
+        """The layout, and the edition of the values the game is played with from here on:
+        the deal's (a log made before edition 2 wrote none: edition 1)."""
         self._phase(state, a, "deal")
-        r = self.rules
+        if a.edition not in editions():
+            raise _illegal(
+                "R9.edition",
+                f"R9: {a}: no edition {a.edition} of the reconstructed values "
+                f"(editions: {', '.join(map(str, editions()))})",
+            )
+        s = replace(state, edition=a.edition)
+        r = self.rules_of(s)
         layout = tuple(r.territory_index(c) for c in self.codec.layout(a.layout, str(a)))
-        return replace(state, layout=layout, phase="setup")
+        return replace(s, layout=layout, phase="setup")
 
     def _setup(self, state: State, a: Setup) -> State:
         self._phase(state, a, "setup")
-        r = self.rules
+        r = self.rules_of(state)
         players = []
         for seat in (0, 1):
             cards = self.codec.cards(a.picks[seat].cards, str(a), 2)
@@ -545,7 +572,7 @@ class ReignGame(Game[State, Action]):
         return replace(state, phase="battle")
 
     def _check_part(self, state: State, seat: int, part: Part) -> tuple[int, tuple[int, ...], int]:
-        r = self.rules
+        r = self.rules_of(state)
         p = state.players[seat]
         if not isinstance(part, Part) or self.codec.part(str(part), str(part)) != part:
             raise InvalidAction("action.part", f"{excerpt(part)} is not a battle choice in canonical form")
@@ -575,7 +602,7 @@ class ReignGame(Game[State, Action]):
         Steady Advance"), and the totals the engine decides with must be the same numbers, so
         both read this one place. ``card`` may be None while a player is still choosing.
         """
-        r = self.rules
+        r = self.rules_of(state)
         pend = state.battle
         assert pend is not None
         p = state.players[seat]
@@ -605,7 +632,7 @@ class ReignGame(Game[State, Action]):
 
     def battle_totals(self, state: State, parts: tuple[Part, Part]) -> tuple[Totals, list[Any]]:
         """R6-R8: every number of the battle under way, without changing anything."""
-        r = self.rules
+        r = self.rules_of(state)
         pend = state.battle
         assert pend is not None
         att, dfd = pend.attacker, 1 - pend.attacker
@@ -640,7 +667,7 @@ class ReignGame(Game[State, Action]):
 
     def _reveal(self, state: State, a: Reveal) -> State:
         self._phase(state, a, "battle")
-        r = self.rules
+        r = self.rules_of(state)
         pend = state.battle
         assert pend is not None
         t, (hired, info) = self.battle_totals(state, a.parts)
@@ -694,6 +721,7 @@ class ReignGame(Game[State, Action]):
             battle=None,
             last=report,
             phase="turn",
+            fought=state.turn,
         )
         return self._settle(s)
 
@@ -723,14 +751,14 @@ class ReignGame(Game[State, Action]):
                 f"R1: {a}: {the(self.tname(state, q))} is on nobody's side; {state.names[me]} must first "
                 "Control a card next to it (the seed: Control the adjacent card on one's side first)",
             )
-        p = self._pay(state, me, self.rules.develop.value, a, "R5")
+        p = self._pay(state, me, self.rules_of(state).develop.value, a, "R5")
         ladder = list(state.ladder)
         ladder[q] = 3 if me == 0 else 0
         return self._used(state, players=self._set_player(state, me, p), ladder=tuple(ladder), fresh=(*state.fresh, q))
 
     def _reallocate(self, state: State, a: Reallocate) -> State:
         self._need_action(state, a)
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
         layout = tuple(r.territory_index(c) for c in self.codec.layout(a.layout, str(a)))
         if layout == state.layout:
@@ -746,7 +774,7 @@ class ReignGame(Game[State, Action]):
 
     def _recruit(self, state: State, a: Recruit) -> State:
         self._need_action(state, a)
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
         p = self._pay(state, me, a.n * r.recruit_rate.value, a, "R5")
         if p.military + a.n > r.max_strength:
@@ -755,7 +783,7 @@ class ReignGame(Game[State, Action]):
 
     def _disband(self, state: State, a: Disband) -> State:
         self._need_action(state, a)
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
         p = state.players[me]
         if p.military < a.n:
@@ -768,8 +796,14 @@ class ReignGame(Game[State, Action]):
 
     def _recover(self, state: State, a: Recover) -> State:
         self._need_action(state, a)
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
+        if not self.may_recover(state):
+            raise _illegal(
+                "R5.recover",
+                f"R5: {a}: Recover is skipping an action to recover after a battle; no battle was fought "
+                f"this turn or in the last {r.recover_within} turns",
+            )
         p = state.players[me]
         hi = r.max_strength
         p = replace(
@@ -781,7 +815,7 @@ class ReignGame(Game[State, Action]):
 
     def _war_council(self, state: State, a: WarCouncil) -> State:
         self._need_action(state, a)
-        r = self.rules
+        r = self.rules_of(state)
         me = state.active
         p = state.players[me]
         cards = [r.card_index(c) for c in self.codec.cards(a.cards, str(a))]
@@ -798,7 +832,7 @@ class ReignGame(Game[State, Action]):
 
     def _restructure(self, state: State, a: Restructure) -> State:
         self._phase(state, a, "turn", "respond")
-        r = self.rules
+        r = self.rules_of(state)
         seat = state.active if state.phase == "turn" else 1 - state.active
         p = state.players[seat]
         new = tuple(r.card_index(c) for c in self.codec.cards(a.tracker, str(a), 2))
@@ -860,7 +894,7 @@ class ReignGame(Game[State, Action]):
         return RUNG_WORDS[rung].format(*state.names)
 
     def describe_action(self, state: State, action: Action) -> str:
-        r = self.rules
+        r = self.rules_of(state)
         who = state.names[state.active]
         try:
             if isinstance(action, Deal):
@@ -925,7 +959,7 @@ class ReignGame(Game[State, Action]):
         """The result of a battle in plain words."""
         att, dfd = rep.attacker, rep.defender
         a, d = state.names[att], state.names[dfd]
-        name = self.rules.territories[rep.territory].name
+        name = self.rules_of(state).territories[rep.territory].name
         head = (
             f"{a} wins {rep.attack[att]} to {rep.attack[dfd]}"
             if rep.won
@@ -962,7 +996,7 @@ class ReignGame(Game[State, Action]):
         step, and those never enter the state (R10). A seat's view adds the choices it may
         make at such a step (what its controls offer), never the choice itself.
         """
-        r = self.rules
+        r = self.rules_of(state)
         out_of = self.outcome(state)
         places = []
         for q in range(6):

@@ -15,10 +15,11 @@ data file's cards. Nothing secret is ever stored: a battle's secret parts exist 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conquest.core import InvalidOptions
+from conquest.games.reign.data import current_edition
 
 __all__ = ["PHASES", "Player", "Pending", "Report", "State", "state_to_json", "state_from_json", "rel"]
 
@@ -99,6 +100,13 @@ class State:
     battle: Pending | None = None
     last: Report | None = None
     winner: int | None = None
+    #: the turn of the last battle fought (0: none yet); Recover is "skip an action to
+    #: recover after a battle" (R5, edition 2): the battle of this turn or the two before
+    fought: int = 0
+    #: the edition of the reconstructed values the game is played with (R5, R9), fixed by
+    #: the deal: old saves replay with the values they were played with (a state written
+    #: before editions existed is of edition 1; a new one, of the data file's)
+    edition: int = field(default_factory=current_edition)
 
     def holder(self, place: int) -> int:
         """The seat that Influences or Controls the card at ``place``."""
@@ -157,6 +165,8 @@ def state_to_json(s: State) -> dict[str, Any]:
         "battle": None if s.battle is None else {"attacker": s.battle.attacker, "place": s.battle.place},
         "last": None if s.last is None else _report_json(s.last),
         "winner": s.winner,
+        "fought": s.fought,
+        "edition": s.edition,
     }
 
 
@@ -221,6 +231,8 @@ def state_from_json(obj: Mapping[str, Any]) -> State:
                 after=int(r["after"]),
             ),
             winner=None if obj["winner"] is None else int(obj["winner"]),
+            fought=int(obj.get("fought", 0)),
+            edition=int(obj.get("edition", 1)),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise InvalidOptions("state.malformed", f"not a To Reign Supreme state: {exc}") from None

@@ -1,0 +1,74 @@
+"""Editions of To Reign Supreme's reconstructed values (R5, R9; issue 25): a game replays
+with the values it was dealt with.
+
+``tests/data/reign_edition1_games.json`` holds three seeded bot games saved by the code of
+commit 019d0e6 (before edition 2), with the numbers of their last positions as that code
+computed them; they were made with ``conquest.bots.play_match`` (Heuristic against Heuristic,
+seeds 11 and 12, easy and challenging; Random against Heuristic, seed 13, easy). Edition 1
+differs from edition 2 in battle values and in action costs, so a replay with the wrong
+values drifts from those numbers or is refused (edition 1's Recover before any battle).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conquest.games.reign import GAME
+from conquest.games.reign.data import current_edition, edition_data, editions, load_rules
+from conquest.rng import Rng
+from conquest.savecode import decode_save, encode_save
+from conquest.session import Match, replay
+
+GAMES = json.loads((Path(__file__).parent / "data" / "reign_edition1_games.json").read_text())
+
+
+@pytest.mark.parametrize("k", range(len(GAMES)))
+def test_edition1_saves_replay_with_their_values(k: int) -> None:
+    item = GAMES[k]
+    match = replay(item["save"])
+    st = match.state
+    assert st.edition == 1 and match.log[0] == item["save"]["log"][0]  # "L" + layout: no edition written
+    assert list(st.ladder) == item["final"]["ladder"]
+    assert [[p.wealth, p.military] for p in st.players] == item["final"]["players"]
+    assert st.winner == item["final"]["winner"] and st.turn == item["final"]["turn"]
+    # and through a link
+    assert replay(decode_save(encode_save(match.save().to_json()))).state == st
+
+
+def test_the_editions_differ_where_issue_25_changed_them() -> None:
+    """Edition 1's values are the data file's with ``earlier_editions["1"]`` put back."""
+    assert current_edition() == 2 and editions() == (1, 2)
+    one, two = load_rules(1), load_rules(2)
+    assert one.reallocate.value == 2 and two.reallocate.value < 2
+    assert [k.defence for k in one.kinds if k.code == "a"] == [1]
+    assert [k.defence for k in two.kinds if k.code == "a"] == [2]
+    assert edition_data(2) == json.loads(json.dumps(edition_data(2)))
+    # codes and names never change between editions: the action texts mean the same
+    for a, b in ((one.cards, two.cards), (one.territories, two.territories), (one.kinds, two.kinds)):
+        assert [(x.code, x.name) for x in a] == [(x.code, x.name) for x in b]
+
+
+def test_new_games_are_dealt_with_the_current_edition_and_old_deals_keep_theirs() -> None:
+    m = Match(GAME, {"setup": "easy", "seed": 4}, rng=Rng(4))
+    m.resolve_chance()
+    deal = m.log[0]
+    assert deal.endswith(str(current_edition())) and m.state.edition == current_edition()
+    old = Match(GAME, {"setup": "easy", "seed": 4}, [deal[:7]])
+    assert old.state.edition == 1 and old.state.layout == m.state.layout
+    # the page's numbers follow the game's edition
+    assert GAME.rules_of(old.state) is load_rules(1) and GAME.rules_of(m.state) is load_rules(2)
+    assert GAME.view(old.state, 0)["state"]["edition"] == 1
+
+
+def test_an_unknown_edition_is_refused_citing_R9() -> None:
+    m = Match(GAME, {"setup": "easy", "seed": 4}, rng=Rng(4))
+    with pytest.raises(Exception) as err:
+        m.play("Lwmscah9")
+    assert getattr(err.value, "code", "") == "R9.edition" and "R9" in str(err.value)
+    for bad in ("Lwmscah1", "Lwmscah02", "Lwmscahx"):  # edition 1 is written without a number
+        with pytest.raises(Exception) as err:
+            m.play(bad)
+        assert getattr(err.value, "code", "") == "action.layout"
