@@ -49,6 +49,7 @@ QUOTED = [
     (559, 1000),  # Raid with 2 coins per casualty
     (132, 300), (161, 300),  # Challenging, 300 Heuristic games, before and after the middle-card reading
     (100, 100), (100, 100), (63, 100),  # the levels against each other
+    (106, 150), (95, 150),  # edition 2 with the seed's Recover (after a battle): Player 1, Easy, Challenging
 ]
 
 

@@ -42,6 +42,7 @@ from conquest.games.reign.actions import (
     Reveal,
     WarCouncil,
 )
+from conquest.games.reign.data import Rules
 from conquest.games.reign.engine import SETUPS
 from conquest.games.reign.state import State, rel
 from conquest.seats import PALETTE
@@ -108,7 +109,6 @@ class ReignPage(GamePage):
 
     def __init__(self, shell: Shell) -> None:
         super().__init__(shell)
-        self.rules = GAME.rules
         self.codec = GAME.codec
         #: the battle draft of the person choosing now: a card code and purchases per kind
         self.card: str | None = None
@@ -146,6 +146,14 @@ class ReignPage(GamePage):
         st = self.session().shown_state()
         assert isinstance(st, State)
         return st
+
+    @property
+    def rules(self) -> Rules:
+        """The values of the game on the table: its edition's (an old save keeps the values
+        it was played with, R5, R9); the data file's before a game is open."""
+        if self.shell.session is None:
+            return GAME.rules
+        return GAME.rules_of(self.state())
 
     def colour(self, seat: int) -> str:
         seats = self.session().seats()
