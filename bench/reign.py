@@ -16,6 +16,14 @@ Prints:
 - **Time per bot decision** (mean, 95th percentile, max) for turn actions and for secret
   battle choices, per level. The page runs Pyodide, roughly 2-3x slower than CPython.
 
+- **Choices** (``--choices N``): for Heuristic and Monte Carlo self-play over N games per
+  setup, how often each action, purchase and strategy card is chosen in the situations
+  where it is legal (issue 25: none below 5% for the strongest level; see
+  :func:`choice_counts`).
+
+The bench plays the data file's current edition of the values (R5, R9); ``--no-times``
+skips the decision times. On a shared machine run it with ``nice -n 10`` and ``--procs 1``.
+
 ``--tune N`` instead runs N rounds of the random local search that tuned the reconstructed
 values (R9): it changes one to three values of the data file by one step, keeps a change
 when the seat balance over ``--games`` Heuristic games per setup gets closer to 50%, and
