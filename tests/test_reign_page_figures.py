@@ -51,6 +51,7 @@ QUOTED = [
     (100, 100), (100, 100), (63, 100),  # the levels against each other
     (106, 150), (95, 150),  # edition 2 with the seed's Recover (after a battle): Player 1, Easy, Challenging
     (522, 1000), (478, 1000), (628, 999), (371, 999),  # edition 2, Heuristic: Easy, Challenging (1 unfinished)
+    (32, 60), (36, 60), (49, 60),  # edition 2, Monte Carlo: Easy, Challenging; Monte Carlo against Heuristic
 ]
 
 
