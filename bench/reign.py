@@ -429,17 +429,26 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-times", action="store_true", help="skip the time per decision")
     ap.add_argument("--choices", type=int, default=0, help="also count every choice over this many games per setup (per level)")
+    ap.add_argument(
+        "--values",
+        type=json.loads,
+        default=None,
+        help='values to try instead of the data file\'s, as dotted paths: \'{"costs.recover.turns_after_battle": 0}\'',
+    )
     args = ap.parse_args()
+    ov = args.values
     if args.tune:
         tune(args.tune, args.games, args.procs, args.seed)
         return
-    game = ReignGame()
+    game = ReignGame(rules_from_dict(apply_overrides(ov))) if ov else ReignGame()
+    if ov:
+        print(f"Values tried (not the data file's): {json.dumps(ov)}")
     t0 = time.perf_counter()
     print("To Reign Supreme: seat balance (same bot on both seats; R9 asks for at most 55% either way)")
     by_level: dict[str, list[dict[str, Any]]] = {}
     for level, n in (("Heuristic", args.games), ("Monte Carlo", args.mc_games)):
         for setup in SETUPS if n > 0 else ():  # 0 skips a level (its figures come from elsewhere)
-            games = run_games(None, setup, (level, level), n, args.procs)
+            games = run_games(ov, setup, (level, level), n, args.procs)
             by_level.setdefault(level, []).extend(games)
             balance(games, f"{level} vs {level}, {setup}")
             by_level[f"{level} {setup}"] = games
@@ -453,23 +462,23 @@ def main() -> None:
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             half = args.vs_games // 2
-            g1 = run_games(None, "easy", (a, b), half, args.procs, seed0=10_000)
-            g2 = run_games(None, "easy", (b, a), args.vs_games - half, args.procs, seed0=20_000)
+            g1 = run_games(ov, "easy", (a, b), half, args.procs, seed0=10_000)
+            g2 = run_games(ov, "easy", (b, a), args.vs_games - half, args.procs, seed0=20_000)
             wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
             done = sum(g["winner"] is not None for g in g1 + g2)
             print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
     if args.choices:
         print("\nChoices: is any action, purchase or card dead? (issue 25: each at least 5% where legal)")
         for level in ("Heuristic", "Monte Carlo"):
-            print_choices(choices(None, level, args.choices), f"{level}, {args.choices} games per setup")
+            print_choices(choices(ov, level, args.choices), f"{level}, {args.choices} games per setup")
     if args.no_times:
         print(f"\n[{time.perf_counter() - t0:.0f} s]")
         return
     print("\nTime per bot decision (CPython; the page's Pyodide is slower)")
-    by_level["Random"] = run_games(None, "easy", ("Random", "Random"), 50, 1)
+    by_level["Random"] = run_games(ov, "easy", ("Random", "Random"), 50, 1)
     for level in names:
         if level not in by_level:  # its self-play was skipped: time 20 games of it
-            by_level[level] = run_games(None, "easy", (level, level), 20, args.procs)
+            by_level[level] = run_games(ov, "easy", (level, level), 20, args.procs)
         decision_times(by_level[level], level)
     print(f"\n[{time.perf_counter() - t0:.0f} s]")
 
