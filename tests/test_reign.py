@@ -45,10 +45,11 @@ def position(
     turn: int = 5,
     phase: str = "turn",
     fresh: tuple[int, ...] = (),
+    fought: int = 0,
 ) -> State:
     """A position in the middle of a game: ``layout`` is territory codes at places 0..5,
     ``ladder`` the rung of each place from seat 0's view (0 Controlled by Ben ... 3 Controlled
-    by Ana)."""
+    by Ana); ``fought`` the turn of the last battle (Recover needs one this turn, R5)."""
     return State(
         setup=setup,
         names=("Ana", "Ben"),
@@ -60,6 +61,7 @@ def position(
         turn=turn,
         actions_left=actions,
         fresh=fresh,
+        fought=fought,
     )
 
 
@@ -248,7 +250,7 @@ def test_R3_wealth_never_above_twelve() -> None:
 # -- R4 ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("wealth", "military", "actions"), [(8, 8, 1), (12, 12, 1), (7, 8, 2), (4, 4, 2), (4, 3, 3), (0, 0, 3)])
 def test_R4_actions_by_strength(wealth: int, military: int, actions: int) -> None:
-    s = position(p0=player(0, 0), p1=player(wealth, military), actions=1)
+    s = position(p0=player(0, 0), p1=player(wealth, military), actions=1, fought=5)
     s = GAME.apply(s, GAME.parse_action("o"))  # Ana's last action (no coins to Restructure): Ben's turn
     assert s.active == 1
     p = s.players[1]
@@ -262,8 +264,8 @@ def test_R4_first_turn_has_two_actions() -> None:
     m.play("tDE/DE")
     assert m.state.turn == 1 and m.state.active == 0 and m.state.actions_left == 2
     assert GAME.level(m.state.players[0]) >= 2  # her level (3 or 2 after Resupply) gives 2 at most
-    m.play("o")
-    m.play("o")
+    m.play("-1")
+    m.play("-1")
     assert m.state.actions_left == 0 and m.state.players[0].wealth >= R.restructure.value
     assert m.state.active == 0  # she could still Restructure: the turn ends when she says so
     m.play("e")
@@ -292,7 +294,7 @@ def test_R5_costs_of_actions() -> None:
     assert (t.players[0].wealth, t.players[0].military) == (w - 2 * R.recruit_rate.value, 7)
     t = GAME.apply(s, GAME.parse_action("-1"))
     assert (t.players[0].wealth, t.players[0].military) == (w + R.disband_rate.value, 4)
-    t = GAME.apply(s, GAME.parse_action("o"))
+    t = GAME.apply(replace(s, fought=s.turn), GAME.parse_action("o"))  # after this turn's battle (R5)
     assert (t.players[0].wealth, t.players[0].military) == (w + R.recover_coins.value, 5 + R.recover_military.value)
     t = GAME.apply(s, GAME.parse_action("xAB"))  # no action used
     assert t.players[0].wealth == w - R.restructure.value == w - 3 and t.actions_left == s.actions_left

@@ -799,10 +799,10 @@ class ReignGame(Game[State, Action]):
         r = self.rules_of(state)
         me = state.active
         if not self.may_recover(state):
+            since = "this turn" if r.recover_within == 0 else f"this turn or in the last {r.recover_within} turns"
             raise _illegal(
                 "R5.recover",
-                f"R5: {a}: Recover is skipping an action to recover after a battle; no battle was fought "
-                f"this turn or in the last {r.recover_within} turns",
+                f"R5: {a}: Recover is skipping an action to recover after a battle; you fought no battle {since}",
             )
         p = state.players[me]
         hi = r.max_strength
