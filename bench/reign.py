@@ -288,8 +288,8 @@ def balance(games: list[dict[str, Any]], label: str) -> None:
     turns = statistics.mean(g["turns"] for g in games)
     ok = on_target(wins0, len(done)) and on_target(wins1, len(done))
     print(
-        f"  {label:38} {len(games):5} games  seat 1 (first) wins {interval(wins0, len(done))}"
-        f"  seat 2 wins {interval(wins1, len(done))}  turns {turns:5.1f}  unfinished {len(games) - len(done)}"
+        f"  {label:38} {len(games):5} games  seat 1 (first) wins {interval(wins0, len(done))} ({wins0} of {len(done)})"
+        f"  seat 2 wins {interval(wins1, len(done))} ({wins1})  turns {turns:5.1f}  unfinished {len(games) - len(done)}"
         f"  target 45-55% in 42-58%: {'met' if ok else 'NOT met'}"
     )
 

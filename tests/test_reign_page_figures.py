@@ -49,9 +49,10 @@ QUOTED = [
     (559, 1000),  # Raid with 2 coins per casualty
     (132, 300), (161, 300),  # Challenging, 300 Heuristic games, before and after the middle-card reading
     (100, 100), (100, 100), (63, 100),  # the levels against each other
-    (106, 150), (95, 150),  # edition 2 with the seed's Recover (after a battle): Player 1, Easy, Challenging
-    (522, 1000), (478, 1000), (628, 999), (371, 999),  # edition 2, Heuristic: Easy, Challenging (1 unfinished)
-    (32, 60), (36, 60), (49, 60),  # edition 2, Monte Carlo: Easy, Challenging; Monte Carlo against Heuristic
+    (628, 999),  # edition 2 before the seed's Recover, Challenging, Heuristic (1 of 1,000 unfinished)
+    (1002, 1998), (996, 1998), (1108, 2000), (892, 2000),  # edition 2, Heuristic: Easy (2 unfinished), Challenging
+    (196, 400), (204, 400), (220, 400), (180, 400),  # edition 2, Monte Carlo: Easy, Challenging
+    (56, 100), (175, 300),  # edition 2, Monte Carlo against Heuristic
 ]
 
 
