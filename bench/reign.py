@@ -424,6 +424,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="Heuristic self-play games per setup (0: skip)")
     ap.add_argument("--mc-games", type=int, default=200, help="Monte Carlo self-play games per setup (0: skip)")
     ap.add_argument("--vs-games", type=int, default=100, help="games per pair of levels (each seating half)")
+    ap.add_argument(
+        "--vs-seeds", type=int, nargs=2, default=(10_000, 20_000), metavar=("FIRST", "SECOND"),
+        help="the first seed of the games with each seating (a second sample: other seeds)",
+    )
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tune", type=int, default=0, help="rounds of the tuning search instead")
     ap.add_argument("--seed", type=int, default=0)
@@ -462,8 +466,8 @@ def main() -> None:
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             half = args.vs_games // 2
-            g1 = run_games(ov, "easy", (a, b), half, args.procs, seed0=10_000)
-            g2 = run_games(ov, "easy", (b, a), args.vs_games - half, args.procs, seed0=20_000)
+            g1 = run_games(ov, "easy", (a, b), half, args.procs, seed0=args.vs_seeds[0])
+            g2 = run_games(ov, "easy", (b, a), args.vs_games - half, args.procs, seed0=args.vs_seeds[1])
             wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
             done = sum(g["winner"] is not None for g in g1 + g2)
             print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
