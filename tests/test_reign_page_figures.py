@@ -52,7 +52,7 @@ QUOTED = [
     (628, 999),  # edition 2 before the seed's Recover, Challenging, Heuristic (1 of 1,000 unfinished)
     (1002, 1998), (996, 1998), (1108, 2000), (892, 2000),  # edition 2, Heuristic: Easy (2 unfinished), Challenging
     (196, 400), (204, 400), (220, 400), (180, 400),  # edition 2, Monte Carlo: Easy, Challenging
-    (56, 100), (175, 300),  # edition 2, Monte Carlo against Heuristic
+    (161, 300), (56, 100), (148, 300), (198, 300),  # Monte Carlo against Heuristic: edition 2 (300, its first 100, 300 other seeds), edition 1
 ]
 
 
