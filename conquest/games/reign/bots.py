@@ -782,7 +782,7 @@ class MonteCarloBot(HeuristicBot):
                 parts[1 - pend.attacker] = model.sides[1 - pend.attacker].parts[j]
                 after = game.apply(battle, Reveal((parts[0], parts[1])))
             if after is not None and after.phase == "turn" and after.active == seat:
-                total += p * (yield from self.continuation(game, after, seat, clock, depth - 1))
+                total += p * (yield from self.continuation(game, after, seat, clock, depth))
             else:
                 # the turn is over (or the defender judges): the matrix has the value
                 total += sign * weighted
