@@ -3,12 +3,23 @@ and thinking in slices. No wall-time assertions; win rates are measured by bench
 """
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from test_reign import player, position
 
 from conquest.bots import play_match, run_thinking
 from conquest.games.reign import GAME
 from conquest.games.reign.actions import Part
-from conquest.games.reign.bots import BattleModel, Evaluator, HeuristicBot, MonteCarloBot, solve_fictitious
+from conquest.games.reign.bots import (
+    BattleModel,
+    Clock,
+    Evaluator,
+    HeuristicBot,
+    MonteCarloBot,
+    solve_fictitious,
+)
+from conquest.games.reign.engine import ReignGame
+from conquest.games.reign.state import State
 from conquest.rng import Rng
 from conquest.savecode import decode_save, encode_save
 from conquest.session import replay
@@ -105,3 +116,23 @@ def test_thinking_yields_in_slices() -> None:
         except StopIteration as stop:
             part = stop.value
         assert steps > 0 and isinstance(part, Part) and part in GAME.secret_choices(battle, 1)
+
+
+def test_monte_carlo_looks_one_action_past_a_battle() -> None:
+    """Monte Carlo values a battle by its likely outcomes, each followed by the best next
+    action of its turn ("attack, then Develop what was taken"). Until 26 November 2026 a
+    counting slip passed it no action to look at, so it valued a battle by the bare position
+    after it (bench/reign.py --vs-games 300: it beat Heuristic in 66.0% of the games; 77.0%
+    since)."""
+    s = position(ladder=(3, 2, 2, 1, 1, 1), p0=player(5, 5), actions=2)
+    bot = MonteCarloBot(Rng(1))
+    depths: list[int] = []
+    follow = bot.continuation
+
+    def spy(game: ReignGame, state: State, seat: int, clock: Clock, depth: int) -> Generator[None, None, float]:
+        depths.append(depth)
+        return (yield from follow(game, state, seat, clock, depth))
+
+    bot.continuation = spy  # type: ignore[method-assign]
+    run_thinking(bot.action_value(GAME, s, 0, GAME.parse_action("bm"), Clock(), bot.lookahead))
+    assert depths and all(d == bot.lookahead for d in depths), depths
