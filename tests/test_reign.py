@@ -49,7 +49,8 @@ def position(
 ) -> State:
     """A position in the middle of a game: ``layout`` is territory codes at places 0..5,
     ``ladder`` the rung of each place from seat 0's view (0 Controlled by Ben ... 3 Controlled
-    by Ana); ``fought`` the turn of the last battle (Recover needs one this turn, R5)."""
+    by Ana); ``fought`` the turn of the last battle (R5: Recover needs one only if the data file's
+    ``turns_after_battle`` is set)."""
     return State(
         setup=setup,
         names=("Ana", "Ben"),
@@ -602,7 +603,7 @@ def test_action_texts_are_normalised() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "x", "bz", "b", "bmm", "Lwmscaa", "Lwmsc", "R", "+0", "+3", "-9", "+01", "Am0/B", "Am1m1/B",
+    ["", "x", "bz", "b", "bmm", "Lwmscaa", "Lwmsc", "R", "+0", "+4", "-9", "+01", "Am0/B", "Am1m1/B",
      "Az1/B", "Am3/B", "Q/B", "A/", "tAA/BC", "tAB/C", "wZ", "w", "xA", "xABC", "xAA", "e e", "\x00",
      "A" * 50, "Am1a1/Bm1b1/C"],
 )

@@ -5,8 +5,8 @@ with the values it was dealt with.
 commit 019d0e6 (before edition 2), with the numbers of their last positions as that code
 computed them; they were made with ``conquest.bots.play_match`` (Heuristic against Heuristic,
 seeds 11 and 12, easy and challenging; Random against Heuristic, seed 13, easy). Edition 1
-differs from edition 2 in battle values and in action costs, so a replay with the wrong
-values drifts from those numbers or is refused (edition 1's Recover before any battle).
+differs from edition 2 in what Recruit and Disband give, so a replay with the wrong values
+drifts from those numbers (a Disband gives twice the coins).
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ def test_the_editions_differ_where_issue_25_changed_them() -> None:
     """Edition 1's values are the data file's with ``earlier_editions["1"]`` put back."""
     assert current_edition() == 2 and editions() == (1, 2)
     one, two = load_rules(1), load_rules(2)
-    assert one.reallocate.value == 2 and two.reallocate.value < 2
-    assert [k.defence for k in one.kinds if k.code == "a"] == [1]
-    assert [k.defence for k in two.kinds if k.code == "a"] == [2]
+    assert (one.disband_rate.value, one.recruit_max.value) == (1, 2)
+    assert (two.disband_rate.value, two.recruit_max.value) == (2, 3)
+    assert one.recover_within is None and two.recover_within is None
     assert edition_data(2) == json.loads(json.dumps(edition_data(2)))
     # codes and names never change between editions: the action texts mean the same
     for a, b in ((one.cards, two.cards), (one.territories, two.territories), (one.kinds, two.kinds)):

@@ -42,17 +42,17 @@ def page_form(k: int, n: int) -> str:
 QUOTED = [
     (526, 1000), (474, 1000),  # Easy, Heuristic
     (464, 999), (535, 999),  # Challenging, Heuristic, 1 of 1,000 unfinished
-    (95, 200), (105, 200),  # Easy, Monte Carlo
-    (105, 200), (95, 200),  # Challenging, Monte Carlo
+    (196, 400), (204, 400),  # Easy, Monte Carlo
+    (216, 400), (184, 400),  # Challenging, Monte Carlo
     (553, 1000),  # Easy without the Agricultural Lands' heart
     (207, 300), (177, 300),  # the richer Controlled sides ("about 69%": the bracket is checked)
     (559, 1000),  # Raid with 2 coins per casualty
     (132, 300), (161, 300),  # Challenging, 300 Heuristic games, before and after the middle-card reading
-    (100, 100), (100, 100), (63, 100),  # the levels against each other
-    (628, 999),  # edition 2 before the seed's Recover, Challenging, Heuristic (1 of 1,000 unfinished)
-    (1002, 1998), (996, 1998), (1108, 2000), (892, 2000),  # edition 2, Heuristic: Easy (2 unfinished), Challenging
-    (196, 400), (204, 400), (220, 400), (180, 400),  # edition 2, Monte Carlo: Easy, Challenging
-    (161, 300), (56, 100), (148, 300), (198, 300),  # Monte Carlo against Heuristic: edition 2 (300, its first 100, 300 other seeds), edition 1
+    (300, 300), (231, 300), (198, 300),  # the levels against each other; Monte Carlo before its fix
+    (1004, 2000), (996, 2000), (1039, 2000), (961, 2000),  # edition 2, Heuristic: Easy, Challenging
+    (188, 400), (212, 400), (207, 400), (193, 400),  # edition 2, Monte Carlo: Easy, Challenging
+    (229, 300),  # edition 2, Monte Carlo against Heuristic (against Random: 300 of 300, above)
+    (203, 300), (177, 300),  # edition 2 with the seed's Recover, Heuristic: Challenging, Easy
 ]
 
 

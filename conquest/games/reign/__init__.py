@@ -16,8 +16,9 @@ Choices where the rulings are silent (the rules page says the same):
   at another moment is refused with code ``R12.phase``.
 
 - Set-up: the territory cards are dealt by a chance step (``L`` + the codes at places 0..5,
-  row by row, + the edition of the values from edition 2 on: ``Lwmscah2``). Then both players choose their two tracker cards at once, in secret (a
-  simultaneous step, revealed as ``tAB/DE``), so neither sees the other's choice first.
+  row by row, + the edition of the values from edition 2 on: ``Lwmscah2``). Then both
+  players choose their two tracker cards at once, in secret (a simultaneous step, revealed
+  as ``tAB/DE``), so neither sees the other's choice first.
 - Challenging setup: each player also Influences one middle card, seat 0 the top one and
   seat 1 the bottom one, so the start is the same for both turned by 180 degrees (R1).
 - Hands are open information: both players hold the same five cards, the tracker's two lie
@@ -53,8 +54,8 @@ Choices where the rulings are silent (the rules page says the same):
   ``ReignGame.rules_of(state)`` gives its values, so an old save or link replays as played.
 - Recover: the seed's "skip an action to recover after a battle" is one value of the data
   file (``costs.recover.turns_after_battle``; the state keeps the turn of the last battle);
-  edition 2 leaves it off (Recover at any time): with it the first seat won about 70% of
-  Heuristic self-play.
+  edition 2 leaves it off (Recover at any time): with it the first seat won 59-68% of
+  Heuristic self-play (issue 25; the rules page has the figures).
 - New Control (R11): Control counts at once for adjacency and for victory; the card's
   values (its damage in battle) count for the new holder from the end of the turn.
 - A battle's joint actions in ``legal_actions`` are the pairs of each seat's canonical parts
