@@ -433,6 +433,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-times", action="store_true", help="skip the time per decision")
     ap.add_argument("--choices", type=int, default=0, help="also count every choice over this many games per setup (per level)")
+    ap.add_argument("--choices-seed", type=int, default=0, help="the first seed of the --choices games (a second sample: other seeds)")
     ap.add_argument(
         "--values",
         type=json.loads,
@@ -474,7 +475,10 @@ def main() -> None:
     if args.choices:
         print("\nChoices: is any action, purchase or card dead? (issue 25: each at least 5% where legal)")
         for level in ("Heuristic", "Monte Carlo"):
-            print_choices(choices(ov, level, args.choices), f"{level}, {args.choices} games per setup")
+            print_choices(
+                choices(ov, level, args.choices, args.choices_seed),
+                f"{level}, {args.choices} games per setup from seed {args.choices_seed}",
+            )
     if args.no_times:
         print(f"\n[{time.perf_counter() - t0:.0f} s]")
         return
