@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from conquest.savecode import make_fragment
@@ -22,6 +23,23 @@ def n_moves(page) -> int:
 def wait_moves(page, n: int, timeout: int = 60_000, at_least: bool = False) -> None:
     op = ">=" if at_least else "==="
     page.wait_for_function(f"document.querySelectorAll('{MOVES}').length {op} {n}", timeout=timeout)
+
+
+def play_a_legal_move(page, squares: tuple[str, ...]) -> None:
+    """Choose the first of ``squares`` whose fighter has a legal move, by clicks, and play
+    its first legal move (the board's labels name each one)."""
+    for sq in squares:
+        page.click(f"#cq-sq-{sq}")
+        try:
+            page.wait_for_selector(f"#cq-sq-{sq}.is-selected", timeout=3000)
+        except PlaywrightTimeout:
+            continue  # not a Black fighter (or one that cannot move)
+        target = page.locator("rect[aria-label*='a legal move for the chosen fighter']")
+        if target.count():
+            page.click(f"#{target.first.get_attribute('id')}")
+            return
+        page.click(f"#cq-sq-{sq}")  # deselect
+    raise AssertionError(f"no legal move from {squares}")
 
 
 def drag(page, frm: str, to: str) -> None:
@@ -367,9 +385,9 @@ def test_conquests_computer_thinks_in_slices_within_its_time(context, open_page)
     # Stop pauses the computer (nothing is played); a shorter time for the next moves, and
     # "Let the computer play" goes on. (Stop is pressed during a 10 s think: with 3 s the
     # reply could come before the button was seen, and the test waited for it in vain.)
-    page.click("#cq-sq-b5")
-    page.wait_for_selector("#cq-sq-b5.is-selected")
-    page.click("#cq-sq-b4")
+    # Black's reply: b5 to b4 if the computer's move left it legal, else the first legal move
+    # of a Black fighter (the computer's move depends on how deep it got in its 10 s)
+    play_a_legal_move(page, ("b5", "a5", "c5", "d5", "e5", "f5", "a6", "b6", "c6", "d6", "e6", "f6"))
     page.wait_for_selector("#shell-bot-stop")
     page.click("#shell-bot-stop")
     expect(page.locator("#shell-bot-go")).to_be_visible()
