@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from page_host import FakeHost, render_all
-from shell import CHAT_LIMIT, LOG_MARGIN, LOG_SHOWN, GamePage, Seat, Shell, ShellError, parse_setup
+from shell import CHAT_LIMIT, LOG_MARGIN, LOG_SHOWN, NOTICE_MS, GamePage, Seat, Shell, ShellError, parse_setup
 from ui import find, find_all, fire, h, text, to_html
 
 from conquest.bots import Bot
@@ -375,6 +375,27 @@ def test_read_only_copy_refuses_play_with_a_clear_message() -> None:
     assert shell.give_secret(0, 1) is False
     assert shell.message is not None and "read-only" in shell.message[1]
     assert "shell-undo" not in to_html(shell.render_status(""))
+
+
+def test_a_notice_goes_by_itself_and_an_error_stays() -> None:
+    """A notice leaves the toast after NOTICE_MS (on a phone the toast sits over the foot of
+    the play sheet: after "Play again" it covered a timed question's Answer button); an
+    error stays to be read; an older notice's timer leaves a newer message alone."""
+    shell, host = odds_shell([ANN, BOB])
+    shell.say("A new game with the same players.")
+    assert shell.message == ("notice", "A new game with the same players.")
+    assert [when for when, _ in host.timers] == [host.clock() + NOTICE_MS]
+    host.run_timers()
+    assert shell.message is None and host.renders >= 1
+    shell.say("First.")
+    shell.say("Second.")
+    host.timers.sort(key=lambda x: x[0])
+    host.timers.pop(0)[1]()  # the first notice's timer
+    assert shell.message == ("notice", "Second.")
+    shell.say("Refused: not your turn.", "error")
+    host.run_timers()
+    assert shell.message == ("error", "Refused: not your turn.")
+    assert "Refused: not your turn." in to_html(shell.render_message())
 
 
 def test_a_long_log_is_drawn_as_it_is_scrolled_however_far() -> None:

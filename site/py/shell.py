@@ -62,6 +62,8 @@ LOG_WINDOW = LOG_SHOWN + 2 * LOG_MARGIN
 LOG_PAGE = 10
 #: steps listed in "What just happened" beside the controls (the rest are in the log)
 RESULT_SHOWN = 6
+#: how long a notice (not an error) stays in the toast, in ms (Shell.say)
+NOTICE_MS = 8000.0
 HUMAN = "human"
 #: what the log shows instead of the code of a chance result nobody else may see
 HIDDEN_CODE = "(secret)"
@@ -785,7 +787,19 @@ class Shell:
 
     # -- messages: where the person acts, announced, cleared when no longer true --------
     def say(self, text: str, kind: str = "notice") -> None:
-        self.message = (kind, text)
+        """Show ``text`` in the toast. A notice goes by itself after NOTICE_MS: on a phone
+        the toast sits over the foot of the play sheet, where a long question put the
+        Answer button (a notice said after "Play again" covered it in a timed question); an
+        error stays until dismissed or the next step, to be read."""
+        message = (kind, text)
+        self.message = message
+        if kind == "notice":
+            def fade() -> None:
+                if self.message is message:  # not a newer one
+                    self.message = None
+                    self.host.rerender()
+
+            self.host.later(NOTICE_MS, fade)
 
     def refuse(self, exc: Exception) -> None:
         if isinstance(exc, ConquestError):
