@@ -24,6 +24,11 @@ Prints:
 The bench plays the data file's current edition of the values (R5, R9); ``--no-times``
 skips the decision times. On a shared machine run it with ``nice -n 10`` and ``--procs 1``.
 
+``--weights JSON`` adds a Monte Carlo level with other evaluation weights
+(``conquest.games.reign.bots.Weights``): it plays the plain Monte Carlo level in the levels'
+games and has its own choice counts (does a bot that values something more choose it, and is
+it stronger?).
+
 ``--tune N`` instead runs N rounds of the random local search that tuned the reconstructed
 values (R9): it changes one to three values of the data file by one step, keeps a change
 when the seat balance over ``--games`` Heuristic games per setup gets closer to 50%, and
@@ -60,13 +65,24 @@ from conquest.games.reign.actions import (  # noqa: E402
     Reveal,
     WarCouncil,
 )
-from conquest.games.reign.bots import HeuristicBot, MonteCarloBot  # noqa: E402
+from conquest.games.reign.bots import HeuristicBot, MonteCarloBot, Weights  # noqa: E402
 from conquest.games.reign.data import get_value, raw_data, rules_from_dict, set_value  # noqa: E402
 from conquest.games.reign.engine import ReignGame  # noqa: E402
 from conquest.rng import Rng  # noqa: E402
 from conquest.session import Match  # noqa: E402
 
 LEVELS: dict[str, Callable[[Rng], Bot]] = {"Random": RandomBot, "Heuristic": HeuristicBot, "Monte Carlo": MonteCarloBot}
+#: a level's name that starts so is the Monte Carlo bot with the evaluation's weights after it
+#: as JSON (``--weights``): the name alone makes the bot, in any process
+WEIGHTED = "Monte Carlo, weights "
+
+
+def make_bot(level: str, rng: Rng) -> Bot:
+    """The bot of ``level``: one of :data:`LEVELS`, or :data:`WEIGHTED` and its weights."""
+    if level.startswith(WEIGHTED):
+        given = json.loads(level[len(WEIGHTED):])
+        return MonteCarloBot(rng, Weights(**{k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}))
+    return LEVELS[level](rng)
 SETUPS = ("easy", "challenging")
 MAX_ACTIONS = 3000
 
@@ -75,7 +91,7 @@ MAX_ACTIONS = 3000
 def play(game: ReignGame, setup: str, levels: Sequence[str], seed: int) -> dict[str, Any]:
     """One seeded game; returns the winner, turns, every battle's cards and who won it, and
     the time of every bot decision."""
-    bots = [LEVELS[levels[0]](Rng(seed * 2 + 1)), LEVELS[levels[1]](Rng(seed * 2 + 2))]
+    bots = [make_bot(levels[0], Rng(seed * 2 + 1)), make_bot(levels[1], Rng(seed * 2 + 2))]
     match = Match(game, {"setup": setup, "seed": seed}, rng=Rng(seed))
     match.resolve_chance()
     times: dict[str, list[float]] = {"turn": [], "secret": []}
@@ -157,7 +173,7 @@ def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int)
     hand; chosen: played). Issue 25 asks every one to be chosen in at least 5% of its
     situations by the strongest bot.
     """
-    bots = [LEVELS[levels[0]](Rng(seed * 2 + 1)), LEVELS[levels[1]](Rng(seed * 2 + 2))]
+    bots = [make_bot(levels[0], Rng(seed * 2 + 1)), make_bot(levels[1], Rng(seed * 2 + 2))]
     match = Match(game, {"setup": setup, "seed": seed}, rng=Rng(seed))
     match.resolve_chance()
     counts: dict[str, list[int]] = {}
@@ -440,6 +456,13 @@ def main() -> None:
         default=None,
         help='values to try instead of the data file\'s, as dotted paths: \'{"costs.recover.turns_after_battle": 0}\'',
     )
+    ap.add_argument(
+        "--weights",
+        type=json.loads,
+        default=None,
+        help='also a Monte Carlo level with these evaluation weights (bots.Weights): \'{"face": 0.25}\'; '
+        "it plays the plain one in --vs-games and has its own --choices",
+    )
     args = ap.parse_args()
     ov = args.values
     if args.tune:
@@ -464,17 +487,20 @@ def main() -> None:
                 cards(game, by_level[f"{level} {setup}"], f"{level}, {setup}")
     print("\nLevels against each other (easy setup; each seating half the games)")
     names = list(LEVELS)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            half = args.vs_games // 2
-            g1 = run_games(ov, "easy", (a, b), half, args.procs, seed0=args.vs_seeds[0])
-            g2 = run_games(ov, "easy", (b, a), args.vs_games - half, args.procs, seed0=args.vs_seeds[1])
-            wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
-            done = sum(g["winner"] is not None for g in g1 + g2)
-            print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
+    weighted = None if args.weights is None else WEIGHTED + json.dumps(args.weights, sort_keys=True)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    if weighted is not None:
+        pairs.append(("Monte Carlo", weighted))
+    for a, b in pairs:
+        half = args.vs_games // 2
+        g1 = run_games(ov, "easy", (a, b), half, args.procs, seed0=args.vs_seeds[0])
+        g2 = run_games(ov, "easy", (b, a), args.vs_games - half, args.procs, seed0=args.vs_seeds[1])
+        wins_b = sum(g["winner"] == 1 for g in g1) + sum(g["winner"] == 0 for g in g2)
+        done = sum(g["winner"] is not None for g in g1 + g2)
+        print(f"  {b:12} against {a:12}: {b} wins {interval(wins_b, done)} of {done} finished games")
     if args.choices:
         print("\nChoices: is any action, purchase or card dead? (issue 25: each at least 5% where legal)")
-        for level in ("Heuristic", "Monte Carlo"):
+        for level in ("Heuristic", "Monte Carlo", *([weighted] if weighted else [])):
             print_choices(
                 choices(ov, level, args.choices, args.choices_seed),
                 f"{level}, {args.choices} games per setup from seed {args.choices_seed}",

@@ -94,3 +94,15 @@ def test_the_strongest_level_beats_the_next() -> None:
     beat Heuristic in 229 of 300, 76.3% [71.2-80.8], the whole interval above 60%)."""
     won, n = _wins("Monte Carlo", "Heuristic", 20, (32_000, 33_000))
     assert won >= 0.6 * n, f"Monte Carlo beat Heuristic in {won} of {n}"
+
+
+def test_the_bench_makes_a_weighted_level_from_its_name() -> None:
+    """``bench/reign.py --weights``: the level's name carries its weights, so each process of
+    the bench builds the same bot (the rules page quotes such a level's choices)."""
+    from conquest.games.reign.bots import MonteCarloBot
+    from conquest.rng import Rng
+
+    bot = BENCH.make_bot(BENCH.WEIGHTED + '{"face": 0.25, "rung": [-4, -1, 1, 4]}', Rng(1))
+    assert isinstance(bot, MonteCarloBot)
+    assert bot.weights is not None and bot.weights.face == 0.25 and bot.weights.rung == (-4, -1, 1, 4)
+    assert type(BENCH.make_bot("Heuristic", Rng(1))).__name__ == "HeuristicBot"
