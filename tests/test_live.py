@@ -537,3 +537,7 @@ def test_a_guest_that_cannot_connect_is_told_why_and_offered_turn_and_links() ->
     failed = text(render_guest_panel(guest, connected=False, failed=True, on=lambda *a: None))
     assert "block direct connections" in failed and "TURN server under Live settings" in failed
     assert "play by links instead" in failed
+    # a browser without WebRTC at all: said at once, and what to do instead (not "TURN")
+    none = text(render_guest_panel(guest, connected=False, failed=True, on=lambda *a: None, no_webrtc=True))
+    assert "cannot join a live table: it has no WebRTC" in none and "TURN" not in none
+    assert "Open the join link in another browser" in none and "play by links instead" in none

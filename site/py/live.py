@@ -1169,6 +1169,21 @@ NO_CONNECTION = (
     "connections between devices: then enter a TURN server under Live settings, or play by links "
     "instead (the host sends the host link after each turn)."
 )
+#: a browser without WebRTC (typeof RTCPeerConnection is "undefined": an iPhone in Lockdown
+#: Mode, some apps' own browsers, WebKitGTK as Debian builds it) can neither host nor join:
+#: said at once, instead of "no connection yet" after the tries
+NO_WEBRTC = (
+    "This browser cannot join a live table: it has no WebRTC, the direct connection between "
+    "devices that live play uses (some browsers turn it off, such as an iPhone in Lockdown Mode "
+    "or an app's own browser). Open the join link in another browser, or play by links instead "
+    "(the host sends the host link after each turn)."
+)
+HOST_NO_WEBRTC = (
+    "This browser cannot hold a live table: it has no WebRTC, the direct connection between "
+    "devices that live play uses (some browsers turn it off, such as an iPhone in Lockdown Mode "
+    "or an app's own browser). Open this game in another browser to play it live (copy the host "
+    "link under “Links and files”), or play by links instead: send the host link after each turn."
+)
 HOST_NO_CONNECTION = (
     "Guests cannot reach this table now. Some networks (mobile carriers, offices) block direct "
     "connections between devices: then enter a TURN server under Live settings (each device needs "
@@ -1246,14 +1261,18 @@ def _host_intro(table: Table) -> str:
     return f"Friends open this link (or scan the code) on their own device, pick a free seat and play. {private}"
 
 
-def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any]) -> Node:
-    """A guest's table: connection, seat (pick a free one), name; what peers see."""
+def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any],
+                       no_webrtc: bool = False) -> Node:
+    """A guest's table: connection, seat (pick a free one), name; what peers see.
+    ``no_webrtc``: this browser cannot connect at all (:data:`NO_WEBRTC` says so)."""
     meta = guest.meta
     seats = meta.get("seats") or []
     you = meta.get("you")
     parts: list[Any] = [h("h2", "Live table")]
     if guest.closed:
         parts.append(h("p", "The host closed the table.", id="live-status"))
+    elif no_webrtc:
+        parts.append(h("p", NO_WEBRTC, id="live-status", cls="error", role="alert"))
     elif not connected:
         parts.append(h("p", NO_CONNECTION if failed else "Connecting to the host…", id="live-status",
                        cls="error" if failed else "muted", role="status"))

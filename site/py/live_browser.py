@@ -48,6 +48,7 @@ class LiveBrowser:
         self.host_pub = ""  # a guest: the host's public key, from the join link
         self.qr: Any = None
         self.failed = False
+        self.no_webrtc = False  # this browser has no RTCPeerConnection (has_webrtc)
         self.error = ""
         self.show_settings = False
         self.tries = 0
@@ -123,6 +124,9 @@ class LiveBrowser:
             self.host.save_pref(key, token)
         self.guest = live.Guest(self.shell, self._send_to_host, token, self.host.load_pref(NAME_KEY) or "")
         self.guest.seat_link = seat_key is not None
+        if not has_webrtc():  # nothing to try: said at once (live.NO_WEBRTC)
+            self.no_webrtc = self.failed = True
+            return True
         self.host.later(0, lambda: self._spawn(self._open()))
         self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         return True
@@ -149,6 +153,9 @@ class LiveBrowser:
             return
         if s.slot_id is None:
             self.shell.say("This game is not stored in this browser yet, so a table cannot be kept across a reload.", "error")
+            return
+        if not has_webrtc():
+            self.shell.say(live.HOST_NO_WEBRTC, "error")
             return
         if code is None or password is None:
             code, password = live.new_table_keys()
@@ -483,6 +490,8 @@ class LiveBrowser:
             seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
             if self.guest.closed:
                 return "Live table: closed by the host"
+            if self.no_webrtc:
+                return "Live table: this browser cannot connect (no WebRTC)"
             if self.failed or self.guest.host_peer is None:
                 return "Live table: not connected"
             if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], dict):
@@ -511,7 +520,7 @@ class LiveBrowser:
             return self.folded(panel, *extra)
         if self.role == "guest" and self.guest is not None:
             connected = self.guest.host_peer is not None and s is not None
-            return self.folded(live.render_guest_panel(self.guest, connected, self.failed, self.on), *extra)
+            return self.folded(live.render_guest_panel(self.guest, connected, self.failed, self.on, self.no_webrtc), *extra)
         if s is None or s.mode != "host":
             return h("div", id="live-panel-box", hidden=True)
         return h(
@@ -534,6 +543,11 @@ class LiveBrowser:
         if self.table is not None and self.shell.session is not None:
             self.table.sync_session()
             self.table.sync()
+
+
+def has_webrtc() -> bool:
+    """Whether this browser can make the peer connections live play uses."""
+    return not dom.nullish(getattr(js.window, "RTCPeerConnection", None))
 
 
 def attach(runner: Any) -> LiveBrowser:

@@ -463,3 +463,77 @@ def test_offline_copy_opens_from_file_and_plays(engine: Any, main_context: Any, 
         clean(disk)
     finally:
         ctx.close()
+
+
+# -- live play: a guest on this engine at a Chromium host's table ---------------------------
+def test_live_table_guest_on_this_engine(engine: Any, base_url: str, relay: str, browser: Any) -> None:
+    """Friends on the call use any browser (issue 22 in Chromium, here the others): a host in
+    Chromium opens a live World table; this engine's page opens the join link, takes Bob's
+    seat, plays his turn, and the host's page follows, over WebRTC through the local relay.
+    A browser without WebRTC (WebKitGTK as Debian builds it has no RTCPeerConnection; so has
+    an iPhone in Lockdown Mode) says so at once, as a guest and as a host, and points to
+    the links way, instead of "no connection yet" after a minute of tries."""
+    from live import HOST_NO_WEBRTC, NO_WEBRTC
+
+    from tests.browser.test_live_page import midgame
+
+    settings = json.dumps({"relays": [relay], "iceServers": []})
+    hctx = browser.new_context()
+    hctx.add_init_script(f"localStorage.setItem('conquest:live-settings', {json.dumps(settings)});")
+    ctx = engine.new_context()  # a profile of its own: the main one's saved games stay as they are
+    try:
+        host = hctx.new_page()
+        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
+        host.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=120_000)
+        host.click("#live-start")
+        join = host.wait_for_selector("#live-join-url").inner_text()
+        page = ctx.new_page()
+        page.goto(base_url)
+        page.evaluate("(s) => { localStorage.setItem('conquest:live-settings', s); return true; }", settings)
+        t0 = time.monotonic()
+        page.goto(join)
+        page.wait_engine()
+        if not page.evaluate("() => typeof RTCPeerConnection !== 'undefined'"):
+            page.wait("(t) => { const e = document.getElementById('live-status'); return !!e && e.textContent === t; }",
+                      NO_WEBRTC, what="the guest's no-WebRTC words", timeout=30)
+            assert "no WebRTC" in page.text("#live-summary")
+            page.screenshot(str(SHOTS / f"{engine.name}-live-guest-no-webrtc.png"))
+            engine.timings["live-guest"] = "no WebRTC"
+            # as a host: the game from a host link (a page of its own: on the guest's page a new
+            # fragment is a link pasted into it), then "Play live" says why not, in words
+            page = ctx.new_page()
+            page.goto(base_url + "play/world/#" + midgame())
+            page.wait_engine()
+            page.wait("() => !!document.getElementById('live-start')", what="Play live")
+            page.click("#live-start")
+            page.wait("(t) => (document.getElementById('shell-toast') || {}).textContent?.includes(t)",
+                      HOST_NO_WEBRTC[:60], what="the host's no-WebRTC words", timeout=30)
+            assert page.count("#live-join-url") == 0
+            page.screenshot(str(SHOTS / f"{engine.name}-live-host-no-webrtc.png"))
+            clean(page)
+            return
+        page.wait("() => !!document.getElementById('live-name')", what="the guest's panel")
+        page.fill("#live-name", "Bob")
+        page.evaluate("() => { document.getElementById('live-name').dispatchEvent(new Event('change')); return true; }")
+        page.wait("() => !!document.querySelector(\"button[data-take='1']\")", what="Bob's free seat", timeout=120)
+        page.click("button[data-take='1']")
+        page.wait("() => document.getElementById('live-status').textContent.includes('You play Bob')", what="seated")
+        engine.timings["live-guest-seated"] = round(time.monotonic() - t0, 1)
+        # Cy's seat stays on the host's device: Ann presses Ready on its hand-over screen
+        host.get_by_role("button", name="Ready (Ann)").click()
+        host.click("#wc-end")
+        page.wait("() => document.getElementById('wc-panel-inner').dataset.act !== 'wait'", what="Bob's turn")
+        step = page.evaluate("() => document.getElementById('wc-panel-inner').dataset.step")
+        for control in ("#wc-end", "#wc-choose-go", "[data-trade]"):
+            if page.count(control):
+                page.click(control)
+                break
+        else:
+            raise AssertionError(f"no control for Bob's turn: {page.text('#wc-panel-inner')[:300]}")
+        host.wait_for_function(f"() => document.getElementById('wc-panel-inner').dataset.step !== '{step}'",
+                               timeout=60_000)
+        engine.timings["live-guest-turn"] = round(time.monotonic() - t0, 1)
+        clean(page)
+    finally:
+        ctx.close()
+        hctx.close()
