@@ -72,6 +72,8 @@ from conquest.rng import Rng  # noqa: E402
 from conquest.session import Match  # noqa: E402
 
 LEVELS: dict[str, Callable[[Rng], Bot]] = {"Random": RandomBot, "Heuristic": HeuristicBot, "Monte Carlo": MonteCarloBot}
+SETUPS = ("easy", "challenging")
+MAX_ACTIONS = 3000
 #: a level's name that starts so is the Monte Carlo bot with the evaluation's weights after it
 #: as JSON (``--weights``): the name alone makes the bot, in any process
 WEIGHTED = "Monte Carlo, weights "
@@ -83,8 +85,6 @@ def make_bot(level: str, rng: Rng) -> Bot:
         given = json.loads(level[len(WEIGHTED):])
         return MonteCarloBot(rng, Weights(**{k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}))
     return LEVELS[level](rng)
-SETUPS = ("easy", "challenging")
-MAX_ACTIONS = 3000
 
 
 # -- one game -------------------------------------------------------------------------------

@@ -476,15 +476,14 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
     the links way, instead of "no connection yet" after a minute of tries."""
     from live import HOST_NO_WEBRTC, NO_WEBRTC
 
-    from tests.browser.test_live_page import midgame
+    from tests.browser.test_live_page import device, midgame, ready
 
     settings = json.dumps({"relays": [relay], "iceServers": []})
-    hctx = browser.new_context()
-    hctx.add_init_script(f"localStorage.setItem('conquest:live-settings', {json.dumps(settings)});")
+    hctx, hw = device(browser, base_url, relay)  # Chromium, told the same relay
     try:
-        host = hctx.new_page()
+        host = hw.page
         host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        host.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=120_000)
+        ready(host)
         host.click("#live-start")
         join = host.wait_for_selector("#live-join-url").inner_text()
         # the session's own profile (its pages boot warm; a guest's page stores no game),
