@@ -7,7 +7,9 @@ flags keep it from calling out of a machine whose only network is 127.0.0.1.
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
+from pathlib import Path
 from typing import Any
 
 CHROMIUM_ARGS = [
@@ -21,6 +23,14 @@ CHROMIUM_ARGS = [
     # live play (issue 22): WebRTC between pages on this machine finds its peers by their
     # local addresses; Chromium otherwise hides them behind mDNS names nobody resolves here
     "--disable-features=WebRtcHideLocalIpsWithMdns",
+    # V8 write-protects JIT and WebAssembly code pages with the CPU's memory protection keys
+    # where the CPU has them (flag "pku"; this machine's has not); that bookkeeping has a
+    # known race ("Check failed: jit_page.has_value()", chromium issue 360909072) hit when
+    # several threads compile WebAssembly at once, as a Pyodide page does. The project's CI
+    # of 36bd2e2 lost 13 pages to "Target crashed" while booting Python, 5 of 6 on the
+    # Conquests page, none here in three full runs. Off for the tests and benchmarks;
+    # crash_report() below says what a crash was if one still happens.
+    "--js-flags=--no-memory-protection-keys",
 ]
 
 
@@ -31,10 +41,45 @@ def chromium_path() -> str:
     return exe
 
 
-def launch_chromium(playwright: Any) -> Any:
-    """A headless Chromium browser from a ``sync_playwright()`` handle."""
+def launch_chromium(playwright: Any, stderr_log: Path | None = None) -> Any:
+    """A headless Chromium browser from a ``sync_playwright()`` handle.
+
+    With ``stderr_log``, what Chromium and its renderers print (a failed check, a fatal
+    signal) is appended to that file, for ``crash_report``: Playwright keeps it otherwise,
+    and a crashed page says only "Target crashed"."""
     predicates_as_functions()
-    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    exe = chromium_path()
+    if stderr_log is not None:
+        wrapper = stderr_log.with_name(stderr_log.name + ".sh")
+        wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(exe)} "$@" 2>>{shlex.quote(str(stderr_log))}\n')
+        wrapper.chmod(0o755)
+        exe = str(wrapper)
+    return playwright.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+
+
+#: what a renderer that died says on its way out (Chromium's and V8's fatal messages)
+_FATAL = re.compile(r"Check failed|Fatal error|FATAL:|Received signal|Out of memory|Intentionally crashing", re.IGNORECASE)
+
+
+def crash_report(stderr_log: Path | None) -> str:
+    """One line on why a page may have crashed: the CPU's memory protection keys, the
+    kernel's count of processes killed for want of memory, and the last fatal lines
+    Chromium printed. Why: a crash seen only on another machine must say what it was."""
+    try:
+        flags = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("flags")), "")
+        pku = "yes" if " pku" in flags else "no"
+    except OSError:
+        pku = "unknown"
+    try:
+        vmstat = dict(ln.split() for ln in Path("/proc/vmstat").read_text().splitlines() if ln.count(" ") == 1)
+        oom = vmstat.get("oom_kill", "unknown")
+    except OSError:
+        oom = "unknown"
+    fatal: list[str] = []
+    if stderr_log is not None and stderr_log.exists():
+        lines = stderr_log.read_text(errors="replace").splitlines()
+        fatal = [ln.strip()[:200] for ln in lines if _FATAL.search(ln)][-4:]
+    return f"CPU pku: {pku}; processes killed for memory since boot: {oom}; Chromium's last fatal lines: {fatal or 'none'}"
 
 
 _FUNCTION = re.compile(r"\s*(async\s+)?(function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")

@@ -47,16 +47,44 @@ def base_url(site_dir: Path) -> Iterator[str]:
     server.shutdown()
 
 
+#: where the session's Chromium prints (tools.browser.crash_report reads it)
+CHROMIUM_STDERR: list[Path] = []
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     if shutil.which("chromium") is None:
         pytest.fail("Debian's chromium is required for the browser tests: apt-get install -y chromium")
+    log = tmp_path_factory.mktemp("chromium") / "stderr.log"
+    CHROMIUM_STDERR[:] = [log]
     with sync_playwright() as p:
-        b = launch_chromium(p)
+        b = launch_chromium(p, stderr_log=log)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def chromium_stderr(browser: Any) -> Path:
+    """The file the session's Chromium prints to."""
+    return CHROMIUM_STDERR[0]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """A page that crashed says only "Target crashed": its failure gets what the machine
+    knows of why (tools.browser.crash_report), in the line the summary prints."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed and call.excinfo is not None and "Target crashed" in str(call.excinfo.value):
+        from tools.browser import crash_report
+
+        report = crash_report(CHROMIUM_STDERR[0] if CHROMIUM_STDERR else None)
+        crash = getattr(rep.longrepr, "reprcrash", None)
+        if crash is not None:
+            crash.message = f"{crash.message} [{report}]"
+        rep.sections.append(("Chromium crash", report))
 
 
 #: the engines of tests/browser/test_engines.py, besides Chromium, on every run: Firefox and
