@@ -28,8 +28,8 @@ CHROMIUM_ARGS = [
     # where the CPU has them (flag "pku"; this machine's has not); that bookkeeping has a
     # known race ("Check failed: jit_page.has_value()", chromium issue 360909072) hit when
     # several threads compile WebAssembly at once, as a Pyodide page does. The project's CI
-    # of 36bd2e2 lost 13 pages to "Target crashed" while booting Python, 5 of 6 on the
-    # Conquests page, none here in three full runs. Off for the tests and benchmarks;
+    # of 36bd2e2 lost 13 pages to "Target crashed" while booting Python, 10 of them on the
+    # Conquests page; none crashed here in three full runs. Off for the tests and benchmarks;
     # crash_report() below says what a crash was if one still happens.
     "--js-flags=--no-memory-protection-keys",
 ]

@@ -101,8 +101,10 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """Firefox or WebKit (tools/engines.py), one browser per engine for all of its tests
     (issue 23; they are all in test_engines.py). Module-scoped so the last engine closes when
     that file ends: session-scoped, WebKit stayed open through the Chromium tests after it,
-    its web process still at about 20% of a core (seen in CI runs here). ``engine.short`` is true for WebKit's short set. What the tests learn (host
-    links, timings, the deep-input messages) is kept on it and written to
+    its web process still at about 20% of a core (seen in CI runs here).
+
+    ``engine.short`` is true for WebKit's short set. What the tests learn (host links,
+    timings, the deep-input messages) is kept on it and written to
     ``<tmp>/conquest-engines/<engine>.json`` at the end."""
     import json
 
