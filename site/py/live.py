@@ -1172,17 +1172,18 @@ NO_CONNECTION = (
 #: a browser without WebRTC (typeof RTCPeerConnection is "undefined": an iPhone in Lockdown
 #: Mode, some apps' own browsers, WebKitGTK as Debian builds it) can neither host nor join:
 #: said at once, instead of "no connection yet" after the tries
+_WHY_NO_WEBRTC = (
+    "it has no WebRTC, the direct connection between devices that live play uses (some browsers "
+    "turn it off, such as an iPhone in Lockdown Mode or an app's own browser)."
+)
 NO_WEBRTC = (
-    "This browser cannot join a live table: it has no WebRTC, the direct connection between "
-    "devices that live play uses (some browsers turn it off, such as an iPhone in Lockdown Mode "
-    "or an app's own browser). Open the join link in another browser, or play by links instead "
-    "(the host sends the host link after each turn)."
+    f"This browser cannot join a live table: {_WHY_NO_WEBRTC} Open the join link in another browser, "
+    "or play by links instead (the host sends the host link after each turn)."
 )
 HOST_NO_WEBRTC = (
-    "This browser cannot hold a live table: it has no WebRTC, the direct connection between "
-    "devices that live play uses (some browsers turn it off, such as an iPhone in Lockdown Mode "
-    "or an app's own browser). Open this game in another browser to play it live (copy the host "
-    "link under “Links and files”), or play by links instead: send the host link after each turn."
+    f"This browser cannot hold a live table: {_WHY_NO_WEBRTC} Open this game in another browser to "
+    "play it live (copy the host link under “Links and files”), or play by links instead: send the "
+    "host link after each turn."
 )
 HOST_NO_CONNECTION = (
     "Guests cannot reach this table now. Some networks (mobile carriers, offices) block direct "
