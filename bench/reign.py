@@ -238,11 +238,18 @@ def _choices_job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[i
     return total
 
 
-def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0) -> dict[str, list[int]]:
-    """Choice counts of ``n`` self-play games of ``level`` per setup (one process)."""
+def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0, procs: int = 1) -> dict[str, list[int]]:
+    """Choice counts of ``n`` self-play games of ``level`` per setup, over ``procs``
+    processes (the same seeds and counts for any ``procs``)."""
+    seeds = list(range(seed0, seed0 + n))
+    jobs = [(overrides, setup, (level, level), seeds[k::procs]) for setup in SETUPS for k in range(procs)]
+    if procs == 1:
+        parts = [_choices_job(j) for j in jobs]
+    else:
+        with Pool(procs) as pool:
+            parts = pool.map(_choices_job, jobs)
     total: dict[str, list[int]] = {}
-    for setup in SETUPS:
-        got = _choices_job((overrides, setup, (level, level), list(range(seed0, seed0 + n))))
+    for got in parts:
         for k, (a, b) in got.items():
             t = total.setdefault(k, [0, 0])
             t[0] += a
@@ -502,7 +509,7 @@ def main() -> None:
         print("\nChoices: is any action, purchase or card dead? (issue 25: each at least 5% where legal)")
         for level in ("Heuristic", "Monte Carlo", *([weighted] if weighted else [])):
             print_choices(
-                choices(ov, level, args.choices, args.choices_seed),
+                choices(ov, level, args.choices, args.choices_seed, args.procs),
                 f"{level}, {args.choices} games per setup from seed {args.choices_seed}",
             )
     if args.no_times:

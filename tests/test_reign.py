@@ -96,7 +96,7 @@ def refused(state: State, text: str, code: str, ruling: str) -> IllegalAction:
 
 
 #: the Apothecary's defence (R6): the worked example's attacker defends 4 with its card and
-#: one Apothecary, so the card's defence is 4 minus it (edition 2: 2 + 2; edition 1: 3 + 1)
+#: one Apothecary, so the card's defence is 4 minus it (edition 3: 2 + 2; editions 1 and 2: 3 + 1)
 APOTHECARY = next(k.defence for k in R.kinds if k.code == "a")
 
 
@@ -129,7 +129,7 @@ def test_worked_example_from_the_seed() -> None:
     rep = s.last
     assert rep is not None
     assert rep.attack == (9, 8)  # 6 + 3 against 5 + 2 + 1 (Bribe)
-    assert rep.defence == (4, 4)  # 2 + 2 (Apothecary, edition 2) against 3 + 1 (Iron Mine's heart)
+    assert rep.defence == (4, 4)  # 2 + 2 (Apothecary, edition 3) against 3 + 1 (Iron Mine's heart)
     assert rep.damage == (5, 7)  # 2 + 1 (Workshop) + 2 (Mercenary); 2 + 2 (Grounds) + 2 + 1
     assert rep.casualties == (3, 1)
     assert rep.earned == (1, 6)  # 1 coin x 1 casualty; 2 coins x 3 casualties

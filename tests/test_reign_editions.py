@@ -7,6 +7,12 @@ computed them; they were made with ``conquest.bots.play_match`` (Heuristic again
 seeds 11 and 12, easy and challenging; Random against Heuristic, seed 13, easy). Edition 1
 differs from edition 2 in what Recruit and Disband give, so a replay with the wrong values
 drifts from those numbers (a Disband gives twice the coins).
+
+``tests/data/reign_edition2_games.json`` holds three more, saved the same way by the code of
+commit e7efccc (edition 2, before edition 3; seeds 21 and 22 Heuristic against Heuristic, easy
+and challenging; 23 Random against Heuristic, easy). Edition 3 changes the Apothecary's,
+Steady Advance's and Raid's defence: replayed with edition 3's values, two of them are
+refused mid-game and the third ends with other numbers (checked when they were made).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from conquest.savecode import decode_save, encode_save
 from conquest.session import Match, replay
 
 GAMES = json.loads((Path(__file__).parent / "data" / "reign_edition1_games.json").read_text())
+GAMES2 = json.loads((Path(__file__).parent / "data" / "reign_edition2_games.json").read_text())
 
 
 @pytest.mark.parametrize("k", range(len(GAMES)))
@@ -38,17 +45,39 @@ def test_edition1_saves_replay_with_their_values(k: int) -> None:
     assert replay(decode_save(encode_save(match.save().to_json()))).state == st
 
 
+@pytest.mark.parametrize("k", range(len(GAMES2)))
+def test_edition2_saves_replay_with_their_values(k: int) -> None:
+    item = GAMES2[k]
+    match = replay(item["save"])
+    st = match.state
+    assert st.edition == 2 and match.log[0].endswith("2")
+    assert list(st.ladder) == item["final"]["ladder"]
+    assert [[p.wealth, p.military] for p in st.players] == item["final"]["players"]
+    assert st.winner == item["final"]["winner"] and st.turn == item["final"]["turn"]
+    assert replay(decode_save(encode_save(match.save().to_json()))).state == st
+
+
 def test_the_editions_differ_where_issue_25_changed_them() -> None:
-    """Edition 1's values are the data file's with ``earlier_editions["1"]`` put back."""
-    assert current_edition() == 2 and editions() == (1, 2)
-    one, two = load_rules(1), load_rules(2)
+    """Each earlier edition's values are the data file's with ``earlier_editions[n]`` put back."""
+    assert current_edition() == 3 and editions() == (1, 2, 3)
+    one, two, three = load_rules(1), load_rules(2), load_rules(3)
     assert (one.disband_rate.value, one.recruit_max.value) == (1, 2)
-    assert (two.disband_rate.value, two.recruit_max.value) == (2, 3)
-    assert one.recover_within is None and two.recover_within is None
-    assert edition_data(2) == json.loads(json.dumps(edition_data(2)))
+    assert (two.disband_rate.value, two.recruit_max.value) == (2, 3) == (three.disband_rate.value, three.recruit_max.value)
+
+    def defences(r: object) -> tuple[int, int, int]:
+        kinds = {k.code: k.defence for k in r.kinds}  # type: ignore[attr-defined]
+        cards = {c.code: c.defence.value for c in r.cards}  # type: ignore[attr-defined]
+        return kinds["a"], cards["A"], cards["E"]
+
+    # (Apothecary, Steady Advance, Raid): the worked example's 4 (card + one Apothecary) kept
+    assert defences(one) == defences(two) == (1, 3, 2) and defences(three) == (2, 2, 3)
+    assert one.recover_within is None and two.recover_within is None and three.recover_within is None
+    for ed in (1, 2, 3):
+        assert edition_data(ed) == json.loads(json.dumps(edition_data(ed)))
     # codes and names never change between editions: the action texts mean the same
-    for a, b in ((one.cards, two.cards), (one.territories, two.territories), (one.kinds, two.kinds)):
-        assert [(x.code, x.name) for x in a] == [(x.code, x.name) for x in b]
+    for x in (two, three):
+        for a, b in ((one.cards, x.cards), (one.territories, x.territories), (one.kinds, x.kinds)):
+            assert [(y.code, y.name) for y in a] == [(y.code, y.name) for y in b]
 
 
 def test_new_games_are_dealt_with_the_current_edition_and_old_deals_keep_theirs() -> None:
@@ -59,7 +88,7 @@ def test_new_games_are_dealt_with_the_current_edition_and_old_deals_keep_theirs(
     old = Match(GAME, {"setup": "easy", "seed": 4}, [deal[:7]])
     assert old.state.edition == 1 and old.state.layout == m.state.layout
     # the page's numbers follow the game's edition
-    assert GAME.rules_of(old.state) is load_rules(1) and GAME.rules_of(m.state) is load_rules(2)
+    assert GAME.rules_of(old.state) is load_rules(1) and GAME.rules_of(m.state) is load_rules(current_edition())
     assert GAME.view(old.state, 0)["state"]["edition"] == 1
 
 

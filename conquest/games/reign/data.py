@@ -308,8 +308,8 @@ def _check(r: Rules) -> None:
             raise RulesError(f"strategy_cards.{c.code}: every card has attack 2 or 3 (R9)")
     have = {(c.attack.value, c.defence.value, c.damage.value, c.coins.value) for c in r.cards}
     # the seed's worked example: the attacker's card plus one Apothecary defends 4, the
-    # defender's card plus the Iron Mine's heart 1 defends 4 (R6, R9); edition 1 read the
-    # Apothecary as +1 (the card 3/3/2/1), edition 2 as +2 (the card 3/2/2/1)
+    # defender's card plus the Iron Mine's heart 1 defends 4 (R6, R9); editions 1 and 2 read
+    # the Apothecary as +1 (the card 3/3/2/1), edition 3 as +2 (the card 3/2/2/1)
     apothecary = next((k.defence for k in r.kinds if k.code == "a"), 1)
     for example in ((3, 4 - apothecary, 2, 1), (2, 3, 2, 2)):
         if example not in have:
