@@ -487,6 +487,10 @@ def test_R9_data_file_marks_every_reconstructed_value() -> None:
     assert isinstance(raw["costs"]["reallocate"]["coins"], dict)
     assert isinstance(raw["costs"]["recover"]["coins"], dict)
     assert raw["costs"]["develop"]["coins"] == 1 and raw["costs"]["restructure"]["coins"] == 3
+    # of the purchases' effects only the Apothecary's defence is reconstructed (R6)
+    for kind in raw["purchases"]["kinds"]:
+        marked = [k for k in ("attack", "defence", "damage") if isinstance(kind[k], dict)]
+        assert marked == (["defence"] if kind["code"] == "a" else []), kind["name"]
 
 
 def test_R9_bad_data_is_refused_with_the_ruling() -> None:
@@ -517,6 +521,11 @@ def test_R9_rules_tables_star_reconstructed_values() -> None:
     assert all("*" not in cell for cell in rows["Plunder"][1:])
     assert sum("*" in cell for row in rows.values() for cell in row[1:]) == 13  # 3 cards x 4, and one
     assert "*" in tables["actions"]["rows"][3][1]  # Reallocate
+    # the purchases: only the Apothecary's defence is reconstructed (R6: its icon was lost;
+    # the worked battle gives it only summed with Steady Advance's defence)
+    buys = {row[0]: row[1] for row in tables["purchases"]["rows"]}
+    assert [name for name, cell in buys.items() if "*" in cell] == ["Apothecary"]
+    assert buys["Apothecary"] == f"+{APOTHECARY}* defence" and "reconstructed (R6)" in tables["purchases"]["caption"]
     assert tables["levels"]["rows"] == [["16 or more", "1"], ["8 to 15", "2"], ["7 or less", "3"]]
     with open("site/rules/reign.md", encoding="utf-8") as f:
         page = f.read()

@@ -53,6 +53,11 @@ QUOTED = [
     (188, 400), (212, 400), (207, 400), (193, 400),  # edition 2, Monte Carlo: Easy, Challenging
     (229, 300),  # edition 2, Monte Carlo against Heuristic (against Random: 300 of 300, above)
     (203, 300), (177, 300),  # edition 2 with the seed's Recover, Heuristic: Challenging, Easy
+    (1062, 2000), (938, 2000), (1082, 2000), (918, 2000),  # edition 3, Heuristic: Easy, Challenging
+    (198, 400), (202, 400), (208, 400), (192, 400),  # edition 3, Monte Carlo: Easy, Challenging
+    (223, 300),  # edition 3, Monte Carlo against Heuristic
+    (187, 300), (172, 300),  # edition 3 with the seed's Recover, Heuristic: Challenging, Easy
+    (72, 100), (76, 100),  # two better Controlled cards and Reallocate at 3 coins, Monte Carlo
 ]
 
 

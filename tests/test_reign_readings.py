@@ -100,8 +100,9 @@ def test_reading_challenging_middle_card_is_developed_only_from_a_controlled_nei
 def test_reading_recover_at_any_time_and_the_seeds_window_as_a_data_value() -> None:
     """The seed's Recover is "skip an action to recover after a battle". The project plays it
     at any time (R5; ``costs.recover.turns_after_battle`` null): read the seed's way (only in a
-    turn with one's own battle) the first seat won 67.7% of 300 Challenging and 59.0% of 300
-    Easy Heuristic games with these values (issue 25; the rules page has the figures). The window stays
+    turn with one's own battle) the first seat won 62.3% of 300 Challenging and 57.3% of 300
+    Easy Heuristic games with edition 3's values (edition 2's: 67.7% and 59.0%; issue 25; the
+    rules page has the figures). The window stays
     one value of the data file, and the state records the turn of the last battle."""
     from dataclasses import replace as _replace
 

@@ -105,6 +105,8 @@ class PurchaseKind:
     defence: int
     damage: int
     dies_first: bool
+    #: which of attack, defence and damage are reconstructed (the rules page stars them)
+    reconstructed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,9 @@ def rules_from_dict(obj: Mapping[str, Any]) -> Rules:
                 defence=_int(k["defence"], "purchases.kinds.defence", 0, 6),
                 damage=_int(k["damage"], "purchases.kinds.damage", 0, 6),
                 dies_first=bool(k["dies_first"]),
+                reconstructed=tuple(
+                    f for f in ("attack", "defence", "damage") if isinstance(k[f], dict) and k[f].get("reconstructed")
+                ),
             )
             for k in pu["kinds"]
         )

@@ -76,7 +76,7 @@ def rules_tables(r: Rules) -> dict[str, dict[str, Any]]:
         bits = []
         for value, word in ((k.attack, "attack"), (k.defence, "defence"), (k.damage, "damage")):
             if value:
-                bits.append(f"+{value} {word}")
+                bits.append(f"+{value}{'*' if word in k.reconstructed else ''} {word}")
         effects.append([k.name, ", ".join(bits)])
     prices = " + ".join(str(p) for p in r.prices)
     purchases = {
@@ -84,6 +84,7 @@ def rules_tables(r: Rules) -> dict[str, dict[str, Any]]:
             f"Battle purchases (R6): at most {r.max_each} of each, {r.max_total} in all; "
             f"the first of a kind costs {r.prices[0]}, the second {r.prices[1] if len(r.prices) > 1 else '-'} "
             f"(two cost {prices})"
+            + (". * reconstructed (R6): the seed's icon was lost" if any(k.reconstructed for k in r.kinds) else "")
         ),
         "head": ["Purchase", "Effect"],
         "rows": effects,
