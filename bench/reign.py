@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -135,16 +135,24 @@ def _job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[int]]) ->
     return [play(game, setup, levels, seed) for seed in seeds]
 
 
+T = TypeVar("T")
+
+
+def _pool_map(fn: Callable[[Any], T], jobs: list[Any], procs: int) -> list[T]:
+    """``fn`` over ``jobs`` in ``procs`` processes, in this one when ``procs`` is 1."""
+    if procs == 1:
+        return [fn(j) for j in jobs]
+    with Pool(procs) as pool:
+        return pool.map(fn, jobs)
+
+
 def run_games(
     overrides: dict[str, Any] | None, setup: str, levels: tuple[str, str], n: int, procs: int, seed0: int = 0
 ) -> list[dict[str, Any]]:
     """``n`` games over ``procs`` processes (the seeds are the same for any ``procs``)."""
     seeds = list(range(seed0, seed0 + n))
     chunks = [(overrides, setup, levels, seeds[k::procs]) for k in range(procs)]
-    if procs == 1:
-        return _job(chunks[0])
-    with Pool(procs) as pool:
-        return [g for part in pool.map(_job, chunks) for g in part]
+    return [g for part in _pool_map(_job, chunks, procs) for g in part]
 
 
 # -- choices: is any action, purchase or card dead? ----------------------------------------
@@ -243,13 +251,8 @@ def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0
     processes (the same seeds and counts for any ``procs``)."""
     seeds = list(range(seed0, seed0 + n))
     jobs = [(overrides, setup, (level, level), seeds[k::procs]) for setup in SETUPS for k in range(procs)]
-    if procs == 1:
-        parts = [_choices_job(j) for j in jobs]
-    else:
-        with Pool(procs) as pool:
-            parts = pool.map(_choices_job, jobs)
     total: dict[str, list[int]] = {}
-    for got in parts:
+    for got in _pool_map(_choices_job, jobs, procs):
         for k, (a, b) in got.items():
             t = total.setdefault(k, [0, 0])
             t[0] += a
