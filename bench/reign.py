@@ -51,7 +51,7 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conquest.bots import Bot, RandomBot, run_thinking  # noqa: E402
+from conquest.bots import Bot, run_thinking  # noqa: E402
 from conquest.games.reign.actions import (  # noqa: E402
     Battle,
     Develop,
@@ -65,13 +65,14 @@ from conquest.games.reign.actions import (  # noqa: E402
     Reveal,
     WarCouncil,
 )
-from conquest.games.reign.bots import HeuristicBot, MonteCarloBot, Weights  # noqa: E402
+from conquest.games.reign.bots import BOT_LEVELS, MonteCarloBot, Weights  # noqa: E402
 from conquest.games.reign.data import get_value, raw_data, rules_from_dict, set_value  # noqa: E402
 from conquest.games.reign.engine import ReignGame  # noqa: E402
 from conquest.rng import Rng  # noqa: E402
 from conquest.session import Match  # noqa: E402
 
-LEVELS: dict[str, Callable[[Rng], Bot]] = {"Random": RandomBot, "Heuristic": HeuristicBot, "Monte Carlo": MonteCarloBot}
+#: the levels the page offers (Random picks a kind of action, then one of it)
+LEVELS: dict[str, Callable[[Rng], Bot]] = dict(BOT_LEVELS)
 SETUPS = ("easy", "challenging")
 MAX_ACTIONS = 3000
 #: a level's name that starts so is the Monte Carlo bot with the evaluation's weights after it

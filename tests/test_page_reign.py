@@ -301,3 +301,50 @@ def test_prompts_labels_and_the_respond_step() -> None:
     old = find(stage(shell), "#rg-reveal")
     assert old.tag == "details" and "Last battle" in text(find(old, "summary"))
     assert "turn" in page.prompt(s.view())
+
+
+def test_reallocate_rearranges_any_influenced_cards_in_one_action() -> None:
+    """R5: "pick up any Influenced territory cards and rearrange them as you desire", one
+    action: tapped swaps build a draft (nothing played), Start again drops it, the confirm
+    plays the whole arrangement as one Reallocate at one price."""
+    shell, page, _ = opened([LAYOUT, "tAB/AB"])
+    s = shell.session
+    assert s is not None
+    assert s.needs_handover() is None  # two people, no roles: Ann plays at once
+    board = render_all(shell)["rg-board"]
+    panel = find(board, "#rg-realloc")
+    assert "Reallocate (2 coins, one action)" in text(panel)
+    assert [b.attrs["data-place"] for b in find_all(panel, "button.rg-place")] == ["0", "1", "2", "3", "4", "5"]
+    assert "disabled" in find(panel, "#rg-realloc-go").attrs
+    log = list(s.match.log)
+    # the Workshop (Ann's) goes where the Citadel (Bob's) lies, the Citadel to the Iron Mine's
+    # place, the Iron Mine to the Workshop's: three cards round, which two swaps make
+    fire(render_all(shell)["rg-board"], "#rg-realloc [data-place='0']")
+    held = find(render_all(shell)["rg-board"], "#rg-realloc [data-place='0']")
+    assert held.attrs["aria-pressed"] == "true" and "picked up" in held.attrs["aria-label"]
+    fire(render_all(shell)["rg-board"], "#rg-realloc [data-place='3']")
+    fire(render_all(shell)["rg-board"], "#rg-realloc [data-place='1']")
+    fire(render_all(shell)["rg-board"], "#rg-realloc [data-place='0']")
+    assert s.match.log == log  # a draft only
+    panel = find(render_all(shell)["rg-board"], "#rg-realloc")
+    assert text(find(panel, "[data-place='0']")).startswith("Weapons Workshop's place: Iron Mine")
+    assert text(find(panel, "#rg-realloc-summary")) == (
+        "The draft: the Iron Mine to the Weapons Workshop's place, The Citadel to the Iron Mine's place, "
+        "the Weapons Workshop to The Citadel's place."
+    )
+    assert text(find(panel, "#rg-realloc-go")) == "Reallocate: move 3 cards (2 coins)"
+    # Start again drops the draft; a draft of the same layout cannot be played
+    fire(panel, "#rg-realloc-reset")
+    assert page.arrangement is None and "disabled" in find(render_all(shell)["rg-board"], "#rg-realloc-go").attrs
+    page.confirm_arrangement(0)
+    assert shell.message and "R5" in shell.message[1] and s.match.log == log
+    for q in ("0", "3", "1", "0"):
+        fire(render_all(shell)["rg-board"], f"#rg-realloc [data-place='{q}']")
+    wealth = s.match.state.players[0].wealth
+    fire(render_all(shell)["rg-board"], "#rg-realloc-go")
+    assert s.match.log == [*log, "Rmcswah"]
+    st = s.match.state
+    assert st.players[0].wealth == wealth - GAME.rules.reallocate.value and st.actions_left == 1
+    assert [GAME.rules.territories[t].code for t in st.layout] == list("mcswah")
+    assert st.ladder == (2, 2, 2, 1, 1, 1)  # each place keeps who Influences it
+    assert page.arrangement is None  # the draft went with the step

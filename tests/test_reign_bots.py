@@ -9,13 +9,15 @@ from test_reign import player, position
 
 from conquest.bots import play_match, run_thinking
 from conquest.games.reign import GAME
-from conquest.games.reign.actions import Part
+from conquest.games.reign.actions import Part, Reallocate
 from conquest.games.reign.bots import (
     BattleModel,
     Clock,
     Evaluator,
     HeuristicBot,
+    KindRandomBot,
     MonteCarloBot,
+    prune_reallocations,
     solve_fictitious,
 )
 from conquest.games.reign.engine import ReignGame
@@ -52,6 +54,45 @@ def test_bot_levels_weakest_first_and_legal() -> None:
     assert list(levels) == ["Random", "Heuristic", "Monte Carlo"]
     match = play_match(GAME, {}, [levels["Random"](Rng(1)), levels["Heuristic"](Rng(2))], Rng(3), max_actions=2000)
     assert match.outcome() is not None
+
+
+def test_bots_weigh_every_split_of_the_influenced_cards_once() -> None:
+    """``legal_actions`` lists all 719 arrangements of six Influenced cards (R5); the bots
+    weigh the 15 swaps and, for each other split of the cards between the players, one
+    arrangement moving the fewest cards: C(6, 3) - 1 = 19 splits in all, each reached."""
+    s = position(ladder=(2, 2, 2, 1, 1, 1), p0=player(3, 3))
+    legal = GAME.legal_actions(s)
+    kept = prune_reallocations(GAME, s, legal)
+    assert [a for a in kept if not isinstance(a, Reallocate)] == [a for a in legal if not isinstance(a, Reallocate)]
+    moves = [a for a in kept if isinstance(a, Reallocate)]
+    assert set(moves) <= set(legal) and len(moves) == len(set(moves))
+
+    def after(a: Reallocate) -> tuple[frozenset[str], int]:
+        lay = a.layout
+        return frozenset(lay[:3]), sum(1 for q in range(6) if lay[q] != "wcamsh"[q])
+
+    assert s.layout == tuple(GAME.rules.territory_index(c) for c in "wcamsh")
+    splits = {after(a)[0] for a in moves}
+    assert len(splits) == 20 and frozenset("wca") in splits  # 19 new splits, and swaps among one side's cards
+    assert sum(1 for a in moves if after(a)[1] == 2) == 15
+    # a split no swap makes (two of Ana's cards for two of Ben's) is kept once, as a double swap
+    two = [a for a in moves if len(after(a)[0] & frozenset("wca")) == 1]
+    assert len(two) == 9 and all(after(a)[1] == 4 for a in two)
+    # a split three swaps make: Ana takes all three of Ben's cards, with six cards moved
+    assert [a.layout for a in moves if after(a)[0] == frozenset("msh")] == ["mshwca"]
+
+
+def test_random_level_picks_a_kind_of_action_first() -> None:
+    """Random draws a kind of action, then one of it: with 719 Reallocates among 738 legal
+    actions it still Reallocates in about one draw of seven kinds, not in 97% of them."""
+    s = position(ladder=(2, 2, 2, 1, 1, 1), p0=player(3, 3))
+    kinds = {type(a) for a in GAME.legal_actions(s)}
+    bot = KindRandomBot(Rng(7))
+    picks = [bot.choose(GAME, s) for _ in range(700)]
+    assert all(p in GAME.legal_actions(s) for p in picks[:50])
+    share = sum(isinstance(p, Reallocate) for p in picks) / len(picks)
+    assert 0.5 / len(kinds) < share < 1.5 / len(kinds)
+    assert {type(p) for p in picks} == kinds
 
 
 def test_battle_model_agrees_with_the_engine() -> None:

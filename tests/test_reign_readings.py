@@ -79,6 +79,35 @@ def test_reading_reallocate_moves_the_opponents_influenced_cards_too() -> None:
     assert t.place_of(R.territory_index("m")) == 2 and t.place_of(R.territory_index("a")) == 3
 
 
+def test_reading_reallocate_rearranges_any_number_of_cards_in_one_action() -> None:
+    """R5, the seed: "pick up any Influenced territory cards and rearrange them as you
+    desire": every arrangement is one action at one price, and ``legal_actions`` lists them
+    all (6! - 1 with six Influenced cards), each once, in a stable order."""
+    s = position(ladder=(2, 2, 2, 1, 1, 1), p0=player(3, 3))
+    moves = [a for a in GAME.legal_actions(s) if isinstance(a, Reallocate)]
+    assert len(moves) == 719 == len(set(moves)) and moves == [a for a in GAME.legal_actions(s) if isinstance(a, Reallocate)]
+    # three cards round: the Workshop to the Citadel's place, the Citadel to the Lands',
+    # the Lands to the Workshop's (two swaps' worth, one action, 2 coins)
+    cycle = Reallocate("awcmsh")
+    assert cycle in moves
+    t = GAME.apply(s, cycle)
+    assert t.ladder == s.ladder and t.actions_left == s.actions_left - 1
+    assert t.players[0].wealth == 3 - R.reallocate.value
+    assert GAME.describe_action(s, cycle) == (
+        "Ana Reallocates: the Agricultural Lands to the Weapons Workshop's place, "
+        "the Weapons Workshop to The Citadel's place, The Citadel to the Agricultural Lands' place"
+    )
+    assert GAME.describe_action(s, Reallocate("wcmash")).endswith("the Agricultural Lands and the Iron Mine change places")
+    # Controlled cards stay: with two of them, the four Influenced cards make 4! - 1
+    c = position(ladder=(3, 2, 2, 1, 1, 0), p0=player(3, 3))
+    lays = GAME.reallocations(c)
+    assert len(lays) == 23 and all(lay[0] == c.layout[0] and lay[5] == c.layout[5] for lay in lays)
+    assert sum(isinstance(a, Reallocate) for a in GAME.legal_actions(c)) == 23
+    # no Reallocate without the coins (R5) or with fewer than two Influenced cards
+    assert not any(isinstance(a, Reallocate) for a in GAME.legal_actions(position(ladder=(2, 2, 2, 1, 1, 1), p0=player(1, 3))))
+    assert GAME.reallocations(position(ladder=(3, 3, 2, 0, 0, 0), p0=player(3, 3))) == []
+
+
 def test_reading_challenging_middle_card_is_developed_only_from_a_controlled_neighbour() -> None:
     # Challenging setup: Ana's side is places 0 and 3; she starts Influencing the middle
     # Citadel (place 1). The seed: "must first Control the adjacent Territory on their side"

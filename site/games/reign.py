@@ -115,6 +115,9 @@ class ReignPage(GamePage):
         self.counts: list[int] = [0] * len(self.rules.kinds)
         #: the set-up draft: the two cards for the tracker
         self.picks: list[str] = []
+        #: the Reallocate draft (R5): the layout as it would be, and the place tapped first
+        self.arrangement: tuple[int, ...] | None = None
+        self.held: int | None = None
         #: ``(log length, seat)`` the drafts belong to: another step or seat drops them
         self.draft_key: tuple[int, int] | None = None
 
@@ -134,6 +137,8 @@ class ReignPage(GamePage):
         self.card = None
         self.counts = [0] * len(self.rules.kinds)
         self.picks = []
+        self.arrangement = None
+        self.held = None
         self.draft_key = None
 
     # -- who is at the device --------------------------------------------------------------
@@ -236,6 +241,39 @@ class ReignPage(GamePage):
         codes = self.codec.card_codes
         if self.shell.give_secret(seat, Pick("".join(sorted(self.picks, key=codes.index)))):
             self.reset()
+
+    def tap_place(self, seat: int, q: int) -> None:
+        """The Reallocate draft (R5): the first tap picks up the card at place ``q``, the
+        second swaps it with the card at another Influenced place; a tap on the held card
+        puts it down. Any arrangement is reached by swaps; nothing is played until confirmed."""
+        self.check_draft(seat)
+        st = self.state()
+        if st.ladder[q] not in (1, 2):
+            return
+        lay = list(self.arrangement or st.layout)
+        if self.held is None:
+            self.held = q
+        elif self.held == q:
+            self.held = None
+        else:
+            lay[self.held], lay[q] = lay[q], lay[self.held]
+            self.held = None
+        self.arrangement = tuple(lay)
+
+    def undo_arrangement(self, seat: int) -> None:
+        self.check_draft(seat)
+        self.arrangement = None
+        self.held = None
+
+    def confirm_arrangement(self, seat: int) -> None:
+        """Play the drafted layout as one Reallocate; the engine refuses what R5 does not allow."""
+        self.check_draft(seat)
+        st = self.state()
+        if self.arrangement is None or self.arrangement == st.layout:
+            self.shell.say("Swap at least two Influenced cards first (R5).", "error")
+            return
+        codes = [t.code for t in self.rules.territories]
+        self.play(Reallocate("".join(codes[t] for t in self.arrangement)))
 
     def on_key(self, ev: Any) -> bool:
         """In a battle or the set-up: keys 1-5 choose the strategy card shown at that place."""
@@ -677,12 +715,10 @@ class ReignPage(GamePage):
             elif isinstance(a, WarCouncil):
                 names = " and ".join(r.cards[r.card_index(c)].name for c in a.cards)
                 more.append(self.action_button(a, f"War Council: take back {names}"))
-            elif isinstance(a, Reallocate):
-                moved = [r.territories[r.territory_index(c)].name for q, c in enumerate(a.layout)
-                         if r.territory_index(c) != st.layout[q]]
-                more.append(self.action_button(a, f"Reallocate: swap {' and '.join(moved)} ({coins(r.reallocate.value)})"))
             elif isinstance(a, Restructure):
                 more.append(self.restructure_button(st, a))
+        if any(isinstance(a, Reallocate) for a in legal):
+            more.append(self.render_reallocate(st, seat))
         end = next((a for a in legal if isinstance(a, EndTurn)), None)
         if st.actions_left:
             main.extend(self.unavailable(st, seat, legal, ("recruit", "disband")))
@@ -695,11 +731,62 @@ class ReignPage(GamePage):
             h("p", "No actions left: Restructure (no action) or end the turn.", cls="muted"),
             h("div", *main, cls="rg-row") if main else None,
             h("details", h("summary", f"More: War Council, Reallocate, Restructure "
-                                      f"({sum(1 for x in more if x.tag == 'button')} possible)"),
+                                      f"({sum(1 for x in more if x.tag == 'button' or x.tag == 'fieldset')} possible)"),
               h("div", *more, cls="rg-row"), cls="rg-more", id="rg-more") if more else None,
             h("p", h("button", "End the turn", type="button", id="rg-end", cls="secondary",
                      on_click=lambda ev, x=end: self.play(x))) if end is not None else None,
             cls="rg-panel rg-actions", id="rg-actions", aria_label="Actions",
+        )
+
+    def render_reallocate(self, st: State, seat: int) -> Node:
+        """Reallocate as the seed has it (R5): pick up any Influenced cards, yours and your
+        opponent's, and put them back in any order in the same places, in one action. A
+        button per Influenced place, named by the card lying there now and showing the card
+        the draft puts there; tap two to swap them, as often as needed, then confirm."""
+        self.check_draft(seat)
+        r = self.rules
+        lay = self.arrangement or st.layout
+        names = [t.name for t in r.territories]
+        rows = []
+        for q in range(len(st.layout)):
+            if st.ladder[q] not in (1, 2):
+                continue
+            here, now = names[st.layout[q]], names[lay[q]]
+            held = self.held == q
+            moved = lay[q] != st.layout[q]
+            label = f"{here}'s place: {now}" if moved else f"{here}"
+            who = self.name(st.holder(q))
+            rows.append(h(
+                "button", h("span", label), h("span", f" · {who} Influences", cls="muted"),
+                type="button", cls="small rg-place" + (" is-held" if held else "") + (" is-moved" if moved else ""),
+                aria_pressed="true" if held else "false", data_place=str(q),
+                aria_label=(f"{label}, Influenced by {who}" + (": picked up, tap another card to swap" if held else "")),
+                on_click=lambda ev, x=q: self.tap_place(seat, x),
+            ))
+        changed = lay != st.layout
+        if changed:
+            words = GAME.reallocate_words(st, Reallocate("".join(r.territories[t].code for t in lay)))
+            summary = f"The draft: {words}."
+        elif self.held is not None:
+            summary = f"{names[st.layout[self.held]]} picked up: tap another Influenced card to swap them."
+        else:
+            summary = "Tap two Influenced cards to swap them; repeat until they lie as you want, then confirm."
+        n_moved = sum(1 for q in range(len(lay)) if lay[q] != st.layout[q])
+        return h(
+            "fieldset",
+            h("legend", f"Reallocate ({coins(r.reallocate.value)}, one action)"),
+            h("p", "Each place keeps the player who Influences it; only which territory lies there changes. "
+                   "Controlled cards stay (R5).", cls="muted"),
+            h("div", *rows, cls="rg-row rg-places", role="group", aria_label="Influenced cards"),
+            h("p", summary, id="rg-realloc-summary", aria_live="polite"),
+            h("div",
+              h("button", f"Reallocate: move {n_moved} cards ({coins(r.reallocate.value)})" if changed
+                else "Reallocate", type="button", cls="small", id="rg-realloc-go", disabled=not changed,
+                on_click=lambda ev: self.confirm_arrangement(seat)),
+              h("button", "Start again", type="button", cls="small secondary", id="rg-realloc-reset",
+                on_click=lambda ev: self.undo_arrangement(seat)) if changed or self.held is not None else None,
+              cls="rg-row"),
+            cls="rg-realloc", id="rg-realloc",
         )
 
     def unavailable(self, st: State, seat: int, legal: list[Any], kinds: Sequence[str]) -> list[Node]:
@@ -723,7 +810,7 @@ class ReignPage(GamePage):
             infl = sum(1 for q in range(len(st.layout)) if st.ladder[q] in (1, 2))
             why.append(("Reallocate", no_action or (f"needs {coins(r.reallocate.value)}; you have {p.wealth} Wealth (R5)"
                         if p.wealth < r.reallocate.value else
-                        f"needs two Influenced cards to swap; there {'is' if infl == 1 else 'are'} {infl} (R5)")))
+                        f"needs two Influenced cards to rearrange; there {'is' if infl == 1 else 'are'} {infl} (R5)")))
         if "restructure" in kinds and Restructure not in has:
             why.append(("Restructure", f"needs {coins(r.restructure.value)}; you have {p.wealth} Wealth (R5)"
                         if p.wealth < r.restructure.value else "no strategy cards in hand (R5)"))

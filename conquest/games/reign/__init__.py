@@ -45,8 +45,9 @@ Choices where the rulings are silent (the rules page says the same):
   R8's "3 or more casualties" count the troops that actually fell.
 - A player whose hand is empty after a battle takes the discards back at once (the seed's
   "if the player has no Military Strategy Cards in his hand he may pick up all").
-- Reallocate lists, in ``legal_actions``, the swaps of two Influenced cards; any rearrangement
-  of the Influenced cards is accepted. Recruit and Disband cannot push a value past 12;
+- Reallocate is any rearrangement of the Influenced cards in one action (the seed's "rearrange
+  them as you desire"); ``legal_actions`` lists every one (up to 719), the bots weigh one per
+  split of the cards between the players and every swap (``bots.prune_reallocations``). Recruit and Disband cannot push a value past 12;
   Recover may (the excess is lost).
 - Editions of the reconstructed values (R5, R9; issue 25): the data file holds the current
   edition and what earlier ones changed (``earlier_editions``); the deal writes the edition

@@ -4,7 +4,8 @@ Why these three: the game has no dice; its uncertainty is the opponent's secret 
 choice (R10). So a player's strength is (1) how well it values a position, (2) how well it
 sequences the actions of a turn and (3) how it plays the battle's simultaneous choice.
 
-- Random: uniform over ``legal_actions`` and over its secret choices (the baseline).
+- Random: a kind of action uniformly, then one of that kind (:class:`KindRandomBot`), and
+  uniform over its secret choices (the baseline).
 - Heuristic: values each action by the best next action after it, with
   :class:`Evaluator`; a battle it may declare is valued by fictitious play over a narrow
   menu of choices (a battle after the next action by a 3 x 3 quick estimate). In a battle
@@ -32,7 +33,7 @@ from time import perf_counter
 from typing import Any
 
 from conquest.bots import Bot, RandomBot, run_thinking
-from conquest.games.reign.actions import Battle, EndTurn, Part, Pick, Restructure, Reveal
+from conquest.games.reign.actions import Battle, EndTurn, Part, Pick, Reallocate, Restructure, Reveal
 from conquest.games.reign.data import Rules
 from conquest.games.reign.engine import NEIGHBOURS, SIDES, ReignGame
 from conquest.games.reign.state import Player, State
@@ -45,6 +46,8 @@ __all__ = [
     "HeuristicBot",
     "MonteCarloBot",
     "BOT_LEVELS",
+    "KindRandomBot",
+    "prune_reallocations",
     "solve_fictitious",
     "solve_sampled",
 ]
@@ -546,6 +549,65 @@ def solve_sampled(
     return [v / tx for v in sum_x], [v / ty for v in sum_y], value_sum / max(1, iters)
 
 
+def prune_reallocations(game: ReignGame, s: State, actions: Sequence[Any]) -> list[Any]:
+    """``actions`` with the Reallocates cut to those that differ in what a bot can weigh.
+
+    Why: ``legal_actions`` lists every rearrangement of the Influenced cards (up to 719,
+    R5), and the bots look two actions ahead, so weighing each would multiply their work by
+    hundreds. Kept: every swap of two cards (what the bots weighed before, among them a swap
+    within one player's cards, which in the Challenging setup can bring a card from the
+    middle column, where it cannot be Developed yet, to that player's side), and for every
+    other split of the cards between the two players (which cards each Influences, what
+    :class:`Evaluator` values) the first arrangement that makes it with the fewest cards
+    moved. Dropped: the other arrangements, which move cards among one player's places
+    once more. Works on the layouts (``ReignGame.reallocations``), not the action texts.
+    """
+    out = [a for a in actions if not isinstance(a, Reallocate)]
+    if len(out) == len(actions):
+        return out
+    cur = s.layout
+    mine = [q for q in range(len(cur)) if s.ladder[q] == 2]
+    here = frozenset(cur[q] for q in mine)
+    kept: list[tuple[int, ...]] = []
+    swaps: set[frozenset[int]] = set()
+    best: dict[frozenset[int], tuple[int, int]] = {}
+    lays = game.reallocations(s)
+    for i, lay in enumerate(lays):
+        split = frozenset(lay[q] for q in mine)
+        moved = sum(1 for q in range(len(lay)) if lay[q] != cur[q])
+        if moved == 2:
+            kept.append(lay)
+            swaps.add(split)
+            continue
+        got = best.get(split)
+        if got is None or moved < got[0]:
+            best[split] = (moved, i)
+    extra = sorted(i for split, (_, i) in best.items() if split not in swaps and split != here)
+    kept.extend(lays[i] for i in extra)
+    codes = [t.code for t in game.rules_of(s).territories]
+    out.extend(Reallocate("".join(codes[t] for t in lay)) for lay in kept)
+    return out
+
+
+class KindRandomBot(RandomBot):
+    """Random: a kind of action uniformly, then one action of that kind uniformly.
+
+    Why not uniform over ``legal_actions``: Reallocate alone has up to 719 arrangements
+    (R5) and War Council up to 31 sets of cards, so a uniform pick would do little else
+    whenever it could pay for them. The secret choices stay uniform (one kind).
+    """
+
+    def choose(self, game: Any, state: Any) -> Any:
+        actions = game.legal_actions(state)
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        kinds: dict[type, list[Any]] = {}
+        for a in actions:
+            kinds.setdefault(type(a), []).append(a)
+        group = list(kinds.values())[self.rng.below(len(kinds))]
+        return group[self.rng.below(len(group))]
+
+
 class HeuristicBot(Bot):
     """Two actions ahead with the evaluator (a following battle by a quick estimate);
     battles by fictitious play over the narrow menu, then its best pure part."""
@@ -631,7 +693,7 @@ class HeuristicBot(Bot):
     def think(self, game: Any, state: Any) -> Generator[None, None, Any]:
         clock = Clock(self.slice_s)
         seat = game.to_move(state)
-        actions = game.legal_actions(state)
+        actions = prune_reallocations(game, state, game.legal_actions(state))
         if len(actions) == 1:
             return actions[0]
         best: list[Any] = []
@@ -672,7 +734,7 @@ class HeuristicBot(Bot):
         after = self.before_resupply(s, after, seat)
         if depth > 0 and after.phase == "turn" and after.active == seat and not isinstance(a, EndTurn):
             best = ev.state(after, seat)
-            for b in game.legal_actions(after):
+            for b in prune_reallocations(game, after, game.legal_actions(after)):
                 if isinstance(b, (Restructure, EndTurn)):
                     continue
                 nxt = game.apply(after, b)
@@ -746,7 +808,7 @@ class MonteCarloBot(HeuristicBot):
         best = ev.state(s, seat)
         if depth <= 0 or s.phase != "turn" or s.active != seat or s.winner is not None:
             return best
-        for b in game.legal_actions(s):
+        for b in prune_reallocations(game, s, game.legal_actions(s)):
             if isinstance(b, (Restructure, EndTurn)):
                 continue
             # a following battle by its matrix game (not the Heuristic's quick estimate)
@@ -800,7 +862,7 @@ class MonteCarloBot(HeuristicBot):
 
 
 BOT_LEVELS: dict[str, Callable[[Any], Bot]] = {
-    "Random": RandomBot,
+    "Random": KindRandomBot,
     "Heuristic": HeuristicBot,
     "Monte Carlo": MonteCarloBot,
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from typing import Any
 
 from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome, excerpt
@@ -90,6 +90,11 @@ class Totals:
 def the(name: str) -> str:
     """``the Iron Mine`` but ``The Citadel``: a territory's name inside a sentence."""
     return name if name.startswith("The ") else "the " + name
+
+
+def possessive(name: str) -> str:
+    """``the Iron Mine's``, ``the Soldier Training Grounds'``."""
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _coins(n: int) -> str:
@@ -396,6 +401,49 @@ class ReignGame(Game[State, Action]):
         cur = tuple(sorted(p.tracker))
         return [Restructure(r.cards[a].code + r.cards[b].code) for a, b in combinations(pool, 2) if (a, b) != cur]
 
+    @staticmethod
+    def reallocations(state: State) -> list[tuple[int, ...]]:
+        """Every layout one Reallocate can make (R5): the Influenced cards, both players'
+        (the project's reading of "with the same player Influencing the new cards in the same
+        locations"), put back in any other order in the same places; Controlled cards stay.
+
+        Why every arrangement and not only swaps: the seed's "pick up any Influenced territory
+        cards and rearrange them as you desire" is one action, so moving three cards round
+        must not take two actions and twice the coins. With six Influenced cards that is
+        6! - 1 = 719 layouts, in a stable order (``itertools.permutations`` of the cards
+        as they lie, place by place); the bots weigh them by what they change
+        (:func:`conquest.games.reign.bots.prune_reallocations`).
+        """
+        infl = [q for q in range(len(state.layout)) if state.ladder[q] in (1, 2)]
+        cards = tuple(state.layout[q] for q in infl)
+        out: list[tuple[int, ...]] = []
+        for perm in permutations(cards):
+            if perm == cards:
+                continue
+            lay = list(state.layout)
+            for q, t in zip(infl, perm, strict=True):
+                lay[q] = t
+            out.append(tuple(lay))
+        return out
+
+    def reallocate_words(self, state: State, action: Reallocate) -> str:
+        """Where each moved card goes, named by the card that lay there: "the Iron Mine and
+        The Citadel change places", or for more cards "the Iron Mine to The Citadel's place,
+        The Citadel to the Merchant Harbour's place, …" (the log's and the page's words, R5)."""
+        r = self.rules_of(state)
+        try:
+            lay = [r.territory_index(c) for c in self.codec.layout(action.layout, str(action))]
+        except (InvalidAction, KeyError):
+            return excerpt(str(action))
+        if len(lay) != len(state.layout):
+            return excerpt(str(action))
+        names = [r.territories[t].name for t in state.layout]
+        moves = [(names[state.place_of(t)], q) for q, t in enumerate(lay) if t != state.layout[q]]
+        if len(moves) == 2:  # two cards moved: a swap, named as they lay
+            return f"{the(names[moves[0][1]])} and {the(names[moves[1][1]])} change places"
+        parts = [f"{the(card)} to {possessive(the(names[q]))} place" for card, q in moves]
+        return ", ".join(parts) if parts else "nothing moves"
+
     def turn_actions(self, state: State) -> list[Action]:
         r = self.rules_of(state)
         me = state.active
@@ -417,11 +465,7 @@ class ReignGame(Game[State, Action]):
                     if rel(state.ladder[q], me) == 2 and self.may_develop(state, me, q):
                         out.append(Develop(codes[state.layout[q]]))
             if p.wealth >= r.reallocate.value:
-                infl = [q for q in places if state.ladder[q] in (1, 2)]
-                for a, b in combinations(infl, 2):
-                    lay = list(state.layout)
-                    lay[a], lay[b] = lay[b], lay[a]
-                    out.append(Reallocate("".join(codes[t] for t in lay)))
+                out.extend(Reallocate("".join(codes[t] for t in lay)) for lay in self.reallocations(state))
             hi = r.max_strength
             for n in range(1, r.recruit_max.value + 1):
                 if p.wealth >= n * r.recruit_rate.value and p.military + n <= hi:
@@ -930,12 +974,7 @@ class ReignGame(Game[State, Action]):
                 assert after is not None
                 return text + ". " + self.report_words(state, after)
             if isinstance(action, Reallocate):
-                moved = [
-                    r.territories[r.territory_index(c)].name
-                    for q, c in enumerate(action.layout)
-                    if state.layout and r.territory_index(c) != state.layout[q]
-                ]
-                return f"{who} Reallocates {', '.join(moved)}"
+                return f"{who} Reallocates: {self.reallocate_words(state, action)}"
             if isinstance(action, Recruit):
                 return f"{who} recruits {action.n} Military for {_coins(action.n * r.recruit_rate.value)}"
             if isinstance(action, Disband):
