@@ -715,10 +715,9 @@ class ReignPage(GamePage):
             elif isinstance(a, WarCouncil):
                 names = " and ".join(r.cards[r.card_index(c)].name for c in a.cards)
                 more.append(self.action_button(a, f"War Council: take back {names}"))
-            elif isinstance(a, Restructure):
-                more.append(self.restructure_button(st, a))
-        if any(isinstance(a, Reallocate) for a in legal):
+        if any(isinstance(a, Reallocate) for a in legal):  # before the (many) Restructures
             more.append(self.render_reallocate(st, seat))
+        more.extend(self.restructure_button(st, a) for a in legal if isinstance(a, Restructure))
         end = next((a for a in legal if isinstance(a, EndTurn)), None)
         if st.actions_left:
             main.extend(self.unavailable(st, seat, legal, ("recruit", "disband")))

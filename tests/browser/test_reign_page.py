@@ -113,3 +113,24 @@ def test_a_hot_seat_battle_through_the_pass_the_device_screens(open_page) -> Non
     assert "Attack 9 = 4 Military + 3 Cavalry Charge" in reveal and "on the ladder" in reveal
     assert page.locator("#shell-log code").last.text_content() == "Cs1b1/Da1"  # one logged step
     w.assert_clean()
+
+
+def test_reallocate_three_cards_round_in_one_action(open_page) -> None:  # noqa: ANN001
+    """R5's "rearrange them as you desire": taps on the Influenced cards build a draft (the
+    log does not move), the confirm plays the whole arrangement as one step."""
+    save = Match(GAME, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, TO_BATTLE[:2], rng=Rng(1)).save().to_json()
+    w = open_page("play/reign/#" + make_fragment(save, "h"))
+    page = w.page
+    page.wait_for_selector("#rg-more")
+    page.click("#rg-more summary")
+    for q in ("0", "3", "1", "0"):  # two swaps: the Workshop, The Citadel and the Iron Mine go round
+        page.click(f"#rg-realloc [data-place='{q}']")
+    page.wait_for_function("document.querySelector('#rg-realloc-summary').textContent.includes('the Weapons Workshop to The Citadel')")
+    assert page.locator("#shell-log li").count() == 2  # nothing played yet
+    assert page.inner_text("#rg-realloc-go") == "Reallocate: move 3 cards (2 coins)"
+    page.click("#rg-realloc-go")
+    page.wait_for_function("[...document.querySelectorAll('#shell-log code')].some(c => c.textContent === 'Rmcswah')")
+    assert "Ann's turn: 1 action left" in page.inner_text("#shell-prompt")
+    cards = page.locator("#rg-board .rg-card")
+    assert [cards.nth(q).get_attribute("data-territory") for q in range(6)] == list("mcswah")
+    w.assert_clean()
