@@ -412,8 +412,11 @@ class WebKitPage(Page):
 
     def _click(self, by: str, query: str, timeout: float = 30.0) -> None:
         """Find, wait until shown, click; found again if the page replaced the element in
-        between (a re-render), as Playwright's and puppeteer's locators do."""
+        between (a re-render), as Playwright's and puppeteer's locators do. An element under
+        another (the sticky step bar, after the page scrolled) is scrolled to the middle of
+        the view and clicked again, as Playwright does; WebDriver only reports it."""
         from selenium.common.exceptions import (
+            ElementClickInterceptedException,
             ElementNotInteractableException,
             NoSuchElementException,
             StaleElementReferenceException,
@@ -427,6 +430,11 @@ class WebKitPage(Page):
                 if el.is_displayed():
                     el.click()
                     return
+            except ElementClickInterceptedException:
+                try:
+                    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+                except StaleElementReferenceException:
+                    pass
             except (NoSuchElementException, StaleElementReferenceException, ElementNotInteractableException):
                 pass
             if time.monotonic() > end:

@@ -170,6 +170,15 @@ def play_reign(page: Page, base: str, short: bool) -> None:
     assert act in ("turn", "pick", "battle", "respond"), act
     if short:
         return
+    if act == "turn" and page.count("#rg-realloc"):
+        # Reallocate's draft (R5): two taps swap two cards in the draft, the confirm plays it
+        page.click("#rg-more summary")
+        page.click("#rg-realloc .rg-place:nth-child(1)")
+        page.click("#rg-realloc .rg-place:nth-child(4)")
+        page.wait("() => !document.getElementById('rg-realloc-go').disabled", what="a drafted arrangement")
+        page.click("#rg-realloc-go")
+        act, step = wait_act(page, panel, acting, step)
+        assert "change places" in page.text("#shell-log")
     moves = page.count("#rg-board .rg-card-acts button") + page.count("#rg-actions button")
     assert moves > 0
     if page.count("#rg-board .rg-card-acts button"):
