@@ -560,33 +560,33 @@ def prune_reallocations(game: ReignGame, s: State, actions: Sequence[Any]) -> li
     other split of the cards between the two players (which cards each Influences, what
     :class:`Evaluator` values) the first arrangement that makes it with the fewest cards
     moved. Dropped: the other arrangements, which move cards among one player's places
-    once more. Works on the layouts (``ReignGame.reallocations``), not the action texts.
+    once more. The kept actions are the given ones: the others first, then the swaps, then
+    one per other split, each group in the given order.
     """
-    out = [a for a in actions if not isinstance(a, Reallocate)]
-    if len(out) == len(actions):
-        return out
+    index = {t.code: i for i, t in enumerate(game.rules_of(s).territories)}
     cur = s.layout
     mine = [q for q in range(len(cur)) if s.ladder[q] == 2]
-    here = frozenset(cur[q] for q in mine)
-    kept: list[tuple[int, ...]] = []
+    out: list[Any] = []
+    kept: list[Any] = []
     swaps: set[frozenset[int]] = set()
-    best: dict[frozenset[int], tuple[int, int]] = {}
-    lays = game.reallocations(s)
-    for i, lay in enumerate(lays):
+    best: dict[frozenset[int], tuple[int, int, Any]] = {}
+    for i, a in enumerate(actions):
+        if not isinstance(a, Reallocate):
+            out.append(a)
+            continue
+        lay = [index[c] for c in a.layout]
         split = frozenset(lay[q] for q in mine)
         moved = sum(1 for q in range(len(lay)) if lay[q] != cur[q])
         if moved == 2:
-            kept.append(lay)
+            kept.append(a)
             swaps.add(split)
             continue
         got = best.get(split)
         if got is None or moved < got[0]:
-            best[split] = (moved, i)
-    extra = sorted(i for split, (_, i) in best.items() if split not in swaps and split != here)
-    kept.extend(lays[i] for i in extra)
-    codes = [t.code for t in game.rules_of(s).territories]
-    out.extend(Reallocate("".join(codes[t] for t in lay)) for lay in kept)
-    return out
+            best[split] = (moved, i, a)
+    here = frozenset(cur[q] for q in mine)
+    extra = sorted((i, a) for split, (_, i, a) in best.items() if split not in swaps and split != here)
+    return out + kept + [a for _, a in extra]
 
 
 class KindRandomBot(RandomBot):
