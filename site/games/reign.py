@@ -248,7 +248,7 @@ class ReignPage(GamePage):
         puts it down. Any arrangement is reached by swaps; nothing is played until confirmed."""
         self.check_draft(seat)
         st = self.state()
-        if st.ladder[q] not in (1, 2):
+        if q not in st.influenced():
             return
         lay = list(self.arrangement or st.layout)
         if self.held is None:
@@ -265,15 +265,21 @@ class ReignPage(GamePage):
         self.arrangement = None
         self.held = None
 
+    def drafted(self, st: State) -> Reallocate | None:
+        """The Reallocate the draft makes, or None while it moves nothing."""
+        if self.arrangement is None or self.arrangement == st.layout:
+            return None
+        codes = [t.code for t in self.rules.territories]
+        return Reallocate("".join(codes[t] for t in self.arrangement))
+
     def confirm_arrangement(self, seat: int) -> None:
         """Play the drafted layout as one Reallocate; the engine refuses what R5 does not allow."""
         self.check_draft(seat)
-        st = self.state()
-        if self.arrangement is None or self.arrangement == st.layout:
+        action = self.drafted(self.state())
+        if action is None:
             self.shell.say("Swap at least two Influenced cards first (R5).", "error")
             return
-        codes = [t.code for t in self.rules.territories]
-        self.play(Reallocate("".join(codes[t] for t in self.arrangement)))
+        self.play(action)
 
     def on_key(self, ev: Any) -> bool:
         """In a battle or the set-up: keys 1-5 choose the strategy card shown at that place."""
@@ -747,9 +753,7 @@ class ReignPage(GamePage):
         lay = self.arrangement or st.layout
         names = [t.name for t in r.territories]
         rows = []
-        for q in range(len(st.layout)):
-            if st.ladder[q] not in (1, 2):
-                continue
+        for q in st.influenced():
             here, now = names[st.layout[q]], names[lay[q]]
             held = self.held == q
             moved = lay[q] != st.layout[q]
@@ -762,10 +766,10 @@ class ReignPage(GamePage):
                 aria_label=(f"{label}, Influenced by {who}" + (": picked up, tap another card to swap" if held else "")),
                 on_click=lambda ev, x=q: self.tap_place(seat, x),
             ))
-        changed = lay != st.layout
-        if changed:
-            words = GAME.reallocate_words(st, Reallocate("".join(r.territories[t].code for t in lay)))
-            summary = f"The draft: {words}."
+        draft = self.drafted(st)
+        changed = draft is not None
+        if draft is not None:
+            summary = f"The draft: {GAME.reallocate_words(st, draft)}."
         elif self.held is not None:
             summary = f"{names[st.layout[self.held]]} picked up: tap another Influenced card to swap them."
         else:
@@ -806,7 +810,7 @@ class ReignPage(GamePage):
         if "war-council" in kinds and WarCouncil not in has:
             why.append(("War Council", no_action or "no discarded strategy cards to take back (R5)"))
         if "reallocate" in kinds and Reallocate not in has:
-            infl = sum(1 for q in range(len(st.layout)) if st.ladder[q] in (1, 2))
+            infl = len(st.influenced())
             why.append(("Reallocate", no_action or (f"needs {coins(r.reallocate.value)}; you have {p.wealth} Wealth (R5)"
                         if p.wealth < r.reallocate.value else
                         f"needs two Influenced cards to rearrange; there {'is' if infl == 1 else 'are'} {infl} (R5)")))

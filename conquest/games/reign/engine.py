@@ -414,7 +414,7 @@ class ReignGame(Game[State, Action]):
         as they lie, place by place); the bots weigh them by what they change
         (:func:`conquest.games.reign.bots.prune_reallocations`).
         """
-        infl = [q for q in range(len(state.layout)) if state.ladder[q] in (1, 2)]
+        infl = state.influenced()
         cards = tuple(state.layout[q] for q in infl)
         out: list[tuple[int, ...]] = []
         for perm in permutations(cards):
@@ -438,7 +438,7 @@ class ReignGame(Game[State, Action]):
         if len(lay) != len(state.layout):
             return excerpt(str(action))
         names = [r.territories[t].name for t in state.layout]
-        moves = [(names[state.place_of(t)], q) for q, t in enumerate(lay) if t != state.layout[q]]
+        moves = [(r.territories[t].name, q) for q, t in enumerate(lay) if t != state.layout[q]]
         if len(moves) == 2:  # two cards moved: a swap, named as they lay
             return f"{the(names[moves[0][1]])} and {the(names[moves[1][1]])} change places"
         parts = [f"{the(card)} to {possessive(the(names[q]))} place" for card, q in moves]

@@ -112,6 +112,10 @@ class State:
         """The seat that Influences or Controls the card at ``place``."""
         return 0 if self.ladder[place] >= 2 else 1
 
+    def influenced(self) -> tuple[int, ...]:
+        """The places whose card is Influenced, by either seat (what Reallocate picks up, R5)."""
+        return tuple(q for q in range(len(self.layout)) if self.ladder[q] in (1, 2))
+
     def controls(self, seat: int, place: int) -> bool:
         return rel(self.ladder[place], seat) == 3
 
