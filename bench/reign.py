@@ -173,7 +173,11 @@ ACTION_KINDS: dict[type, str] = {
 
 def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int) -> dict[str, list[int]]:
     """One seeded game's choices, as ``{choice: [situations where it was legal, situations
-    where the bot chose it]}``.
+    where the bot chose it, of those on the game's first turn, of those by Player 1]}``.
+
+    Why the last two: a choice that is only ever made by the first player on the first turn
+    is a first mover's grab, not a choice of the game (issue 25: Reallocate, with values that
+    bring it to life).
 
     A situation is a turn for a turn action (legal at some decision of the turn, chosen at
     least once in it), the defender's answer to a declared battle for a Restructure made
@@ -190,11 +194,13 @@ def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int)
     turn_chosen: set[str] = set()
     turn_key: tuple[int, int] | None = None
 
-    def tally(legal: set[str], chosen: set[str]) -> None:
+    def tally(legal: set[str], chosen: set[str], seat: int, turn: int) -> None:
         for k in legal:
-            c = counts.setdefault(k, [0, 0])
+            c = counts.setdefault(k, [0, 0, 0, 0])
             c[0] += 1
             c[1] += k in chosen
+            c[2] += k in chosen and turn == 1
+            c[3] += k in chosen and seat == 0
 
     for _ in range(MAX_ACTIONS):
         state = match.state
@@ -212,18 +218,19 @@ def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int)
                     counts_s = game.codec.counts(parts[s])
                     chosen = {f"card {rules.cards[rules.card_index(parts[s].card)].name}"}
                     chosen |= {f"buy {k.name}" for k, n in zip(rules.kinds, counts_s, strict=True) if n}
-                    tally(legal, chosen)
+                    tally(legal, chosen, s, state.turn)
             match.play(game.join_secret(state, parts))
             continue
         seat = game.to_move(state)
         action = run_thinking(bots[seat].think(game, state))
         kinds = {ACTION_KINDS[type(a)] for a in game.legal_actions(state) if type(a) in ACTION_KINDS}
         if state.phase == "respond":
-            tally(kinds, {ACTION_KINDS.get(type(action), "")})
+            tally(kinds, {ACTION_KINDS.get(type(action), "")}, seat, state.turn)
         else:
             key = (state.turn, state.active)
             if key != turn_key:
-                tally(turn_legal, turn_chosen)
+                if turn_key is not None:
+                    tally(turn_legal, turn_chosen, turn_key[1], turn_key[0])
                 turn_legal, turn_chosen, turn_key = set(), set(), key
             turn_legal |= kinds
             if type(action) in ACTION_KINDS:
@@ -231,7 +238,8 @@ def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int)
             elif not isinstance(action, EndTurn):
                 raise AssertionError(f"unexpected action {action}")
         match.play(action)
-    tally(turn_legal, turn_chosen)
+    if turn_key is not None:
+        tally(turn_legal, turn_chosen, turn_key[1], turn_key[0])
     return counts
 
 
@@ -240,10 +248,10 @@ def _choices_job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[i
     game = ReignGame(rules_from_dict(apply_overrides(overrides or {}))) if overrides else ReignGame()
     total: dict[str, list[int]] = {}
     for seed in seeds:
-        for k, (n, c) in choice_counts(game, setup, levels, seed).items():
-            t = total.setdefault(k, [0, 0])
-            t[0] += n
-            t[1] += c
+        for k, got in choice_counts(game, setup, levels, seed).items():
+            t = total.setdefault(k, [0] * len(got))
+            for i, x in enumerate(got):
+                t[i] += x
     return total
 
 
@@ -254,19 +262,20 @@ def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0
     jobs = [(overrides, setup, (level, level), seeds[k::procs]) for setup in SETUPS for k in range(procs)]
     total: dict[str, list[int]] = {}
     for got in _pool_map(_choices_job, jobs, procs):
-        for k, (a, b) in got.items():
-            t = total.setdefault(k, [0, 0])
-            t[0] += a
-            t[1] += b
+        for k, part in got.items():
+            t = total.setdefault(k, [0] * len(part))
+            for i, x in enumerate(part):
+                t[i] += x
     return total
 
 
 def print_choices(total: dict[str, list[int]], label: str) -> None:
-    print(f"  {label}: chosen / situations where legal (target: at least 5% each)")
+    print(f"  {label}: chosen / situations where legal (target: at least 5% each);")
+    print("  of the choices, how many on the game's first turn and how many by Player 1")
     for k in sorted(total):
-        n, c = total[k]
+        n, c, first, by_p1 = total[k]
         flag = "" if n and c / n >= 0.05 else "   <- below 5%"
-        print(f"    {k:26} {c:6} / {n:6}  {100 * c / max(1, n):5.1f}%{flag}")
+        print(f"    {k:26} {c:6} / {n:6}  {100 * c / max(1, n):5.1f}%   first turn {first:5}, Player 1 {by_p1:6}{flag}")
 
 
 # -- figures --------------------------------------------------------------------------------
@@ -358,6 +367,18 @@ def decision_times(games: list[dict[str, Any]], level: str) -> None:
 # -- tuning ---------------------------------------------------------------------------------
 _set = set_value
 _get = get_value
+
+
+def values_arg(text: str) -> dict[str, Any]:
+    """``--values``: dotted paths as JSON, or a ``.json`` file holding them under ``values``
+    (a trial set kept in ``bench/`` with what it showed, too long for a command line)."""
+    if text.endswith(".json"):
+        values = json.loads(Path(text).read_text(encoding="utf-8"))["values"]
+    else:
+        values = json.loads(text)
+    if not isinstance(values, dict):
+        raise ValueError("--values: an object of dotted paths and values")
+    return values
 
 
 def apply_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
@@ -463,9 +484,10 @@ def main() -> None:
     ap.add_argument("--choices-seed", type=int, default=0, help="the first seed of the --choices games (a second sample: other seeds)")
     ap.add_argument(
         "--values",
-        type=json.loads,
+        type=values_arg,
         default=None,
-        help='values to try instead of the data file\'s, as dotted paths: \'{"costs.recover.turns_after_battle": 0}\'',
+        help='values to try instead of the data file\'s, as dotted paths: \'{"costs.recover.turns_after_battle": 0}\', '
+        "or a .json file with them under \"values\" (bench/reign_reallocate_trial.json)",
     )
     ap.add_argument(
         "--weights",

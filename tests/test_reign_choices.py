@@ -58,7 +58,7 @@ def _totals() -> dict[str, list[int]]:
 
 
 def _low() -> dict[str, str]:
-    return {k: f"{c} of {n}" for k, (n, c) in _totals().items() if c < 0.05 * n}
+    return {k: f"{c} of {n}" for k, (n, c, *_) in _totals().items() if c < 0.05 * n}
 
 
 def test_every_choice_but_the_open_gap_is_made_by_the_strongest_level() -> None:
@@ -72,7 +72,7 @@ def test_every_choice_but_the_open_gap_is_made_by_the_strongest_level() -> None:
     low = _low()
     assert set(low) <= OPEN_GAP, f"chosen in under 5% of the situations where legal: {low}"
     for k in ("Disband", "Recruit", "Reform"):  # editions 1 (the first two) and 2 (Reform) left these below 5%
-        n, c = _totals()[k]
+        n, c, *_ = _totals()[k]
         assert c >= 0.05 * n, (k, c, n)
 
 
@@ -113,3 +113,27 @@ def test_the_bench_makes_a_weighted_level_from_its_name() -> None:
     assert isinstance(bot, MonteCarloBot)
     assert bot.weights is not None and bot.weights.face == 0.25 and bot.weights.rung == (-4, -1, 1, 4)
     assert type(BENCH.make_bot("Heuristic", Rng(1))).__name__ == "HeuristicBot"
+
+
+def test_the_bench_says_when_a_choice_is_a_first_movers_grab() -> None:
+    """``bench/reign_reallocate_trial.json`` holds values under which the strongest level does
+    choose Reallocate (the rules page: 'Why Reallocate is not chosen'), and the bench says
+    when: on the game's first turn, by Player 1. In this seeded game (Easy, seed 3) Player 1
+    opens with a Reallocate and a Develop; every choice made on the first turn is Player 1's."""
+    from conquest.games.reign.data import rules_from_dict
+    from conquest.games.reign.engine import ReignGame
+
+    values = BENCH.values_arg(str(ROOT / "bench" / "reign_reallocate_trial.json"))
+    data = BENCH.apply_overrides(values)
+    assert BENCH.worked_example_holds(data)  # R9: the seed's worked example still adds up
+    game = ReignGame(rules_from_dict(data))
+    counts = BENCH.choice_counts(game, "easy", ("Monte Carlo", "Monte Carlo"), 3)
+    assert counts["Reallocate"][1:] == [1, 1, 1]  # chosen once: on the first turn, by Player 1
+    assert counts["Develop"][2] == 1  # the other action of that turn
+    first = {k for k, (_, _, on_first, _) in counts.items() if on_first}
+    assert first == {"Reallocate", "Develop"}
+    for k, (n, c, on_first, by_p1) in counts.items():
+        assert 0 <= on_first <= c <= n and 0 <= by_p1 <= c, k
+    # the game's own values: the same seed, no Reallocate, and the counts still add up
+    plain = BENCH.choice_counts(GAME, "easy", ("Monte Carlo", "Monte Carlo"), 3)
+    assert plain["Reallocate"][1] == 0
