@@ -807,8 +807,9 @@ class ReignGame(Game[State, Action]):
         layout = tuple(r.territory_index(c) for c in self.codec.layout(a.layout, str(a)))
         if layout == state.layout:
             raise _illegal("R5.reallocate", f"R5: {a}: Reallocate must move at least one card")
-        for q in range(6):
-            if layout[q] != state.layout[q] and state.ladder[q] in (0, 3):
+        influenced = state.influenced()
+        for q in range(len(layout)):
+            if layout[q] != state.layout[q] and q not in influenced:
                 raise _illegal(
                     "R5.reallocate",
                     f"R5: {a}: only Influenced cards are picked up; {the(self.tname(state, q))} is Controlled and stays",
