@@ -243,15 +243,20 @@ def choice_counts(game: ReignGame, setup: str, levels: Sequence[str], seed: int)
     return counts
 
 
+def _add_counts(total: dict[str, list[int]], got: dict[str, list[int]]) -> None:
+    """Add one game's (or one process's) choice counts into ``total``, figure by figure."""
+    for k, part in got.items():
+        t = total.setdefault(k, [0] * len(part))
+        for i, x in enumerate(part):
+            t[i] += x
+
+
 def _choices_job(args: tuple[dict[str, Any] | None, str, tuple[str, str], list[int]]) -> dict[str, list[int]]:
     overrides, setup, levels, seeds = args
     game = ReignGame(rules_from_dict(apply_overrides(overrides or {}))) if overrides else ReignGame()
     total: dict[str, list[int]] = {}
     for seed in seeds:
-        for k, got in choice_counts(game, setup, levels, seed).items():
-            t = total.setdefault(k, [0] * len(got))
-            for i, x in enumerate(got):
-                t[i] += x
+        _add_counts(total, choice_counts(game, setup, levels, seed))
     return total
 
 
@@ -262,10 +267,7 @@ def choices(overrides: dict[str, Any] | None, level: str, n: int, seed0: int = 0
     jobs = [(overrides, setup, (level, level), seeds[k::procs]) for setup in SETUPS for k in range(procs)]
     total: dict[str, list[int]] = {}
     for got in _pool_map(_choices_job, jobs, procs):
-        for k, part in got.items():
-            t = total.setdefault(k, [0] * len(part))
-            for i, x in enumerate(part):
-                t[i] += x
+        _add_counts(total, got)
     return total
 
 
