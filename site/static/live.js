@@ -22,6 +22,29 @@ const unb64u = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_
 const utf8 = new TextEncoder();
 const SIG_CHARS = 86;  // a P-256 signature: 64 bytes
 
+// Why late joiners could not connect (issue 36). The peer library keeps a pool of 20 offers
+// made when the room opens, and an offer older than 57 s is re-made with an ICE restart
+// before it is sent: it rolls the unanswered offer back first, then offers again. In
+// Chromium a rollback of a connection's first offer takes its data channel out of the
+// next offer: the re-made offer has no m= section at all, so no ICE gathering starts, the
+// offer goes after the library's 15 s gathering wait with nothing to connect to, and the
+// pairing fails. So any guest the host's page had to offer to (half of them: the peer
+// with the smaller id offers) could not join a table more than a minute old.
+// The remedy, through the library's own `rtcPolyfill` option: a connection that ignores a
+// rollback of its own unanswered first offer. The ICE restart then makes a new offer over
+// the pending one (allowed in "have-local-offer"), with the data channel and fresh
+// candidates, as the library meant. Nothing else rolls back an offer here (no media).
+let keptOffer = null;
+const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extends RTCPeerConnection {
+  setLocalDescription(description) {
+    if (description && description.type === "rollback" && this.signalingState === "have-local-offer"
+        && !this.currentRemoteDescription) {
+      return Promise.resolve();
+    }
+    return description === undefined ? super.setLocalDescription() : super.setLocalDescription(description);
+  }
+};
+
 const live = {
   /** A new key pair for a host: {private: JWK text, public: raw key, base64url}. */
   async newHostKey() {
@@ -42,6 +65,8 @@ const live = {
       relayConfig: { urls: Array.from(settings.relays) },
     };
     if (settings.iceServers) config.rtcConfig = { iceServers: Array.from(settings.iceServers) };
+    // the peer library's own hook for the connection class: see KeptOfferConnection
+    if (typeof RTCPeerConnection === "function") config.rtcPolyfill = keptOfferConnection();
     // candidates inside the offer and answer: fewer notes through the relays, and a pairing
     // that does not depend on every trickled candidate arriving in time
     // (a setting; tried here: with trickling, a busy host page often failed to pair)
