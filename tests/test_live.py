@@ -13,8 +13,8 @@ from campaign import CampaignPage
 from live import Guest, GuestSession, Table, TableSession, device_token
 from page_host import FakeHost, make_page
 from reign import ReignPage
-from shell import GamePage, Shell
-from ui import text
+from shell import GamePage, Session, Shell
+from ui import isolate, text
 from world import WorldPage
 
 from conquest.core import Game, GameError, get_game
@@ -541,3 +541,136 @@ def test_a_guest_that_cannot_connect_is_told_why_and_offered_turn_and_links() ->
     none = text(render_guest_panel(guest, connected=False, failed=True, on=lambda *a: None, no_webrtc=True))
     assert "cannot join a live table: it has no WebRTC" in none and "TURN" not in none
     assert "Open the join link in another browser" in none and "play by links instead" in none
+
+
+# -- issue 36: names, problems ---------------------------------------------------------------
+def test_a_seat_takes_the_name_its_guest_typed_on_every_device() -> None:
+    """Bea takes "Player 2": the game says "Bea" in its sentences, on the host and on every
+    device (the states are replayed with the new name; the log and draws are unchanged)."""
+    shell, host = world_host(**{"seat-name-1": "Player 2", "seat-name-2": "Player 3"})
+    net = Net(shell, host)
+    s = shell.session
+    assert isinstance(s, Session)
+    net.table.sync_session()
+    log_before = list(s.match.log)
+    bea = net.join("p1", WorldPage, "Bea", 1)
+    cy = net.join("p2", WorldPage, "", 2)  # no name typed: the seat keeps its name
+    hs = net.table.session
+    assert [x.name for x in hs.seats()][1:] == [isolate("Bea"), isolate("Player 3")]
+    assert hs.match.state.names[1] == "Bea"
+    assert hs.match.log == log_before
+    for g in (bea, cy):
+        gs = g.session
+        assert gs is not None and gs.seats()[1].name == isolate("Bea")
+        assert gs.match.state.names[1] == "Bea"
+    # a name another seat has is not taken; the host's save has the new name
+    net.guests["p2"].name = "Bea"
+    net.guests["p2"].hello()
+    net.run()
+    assert hs.seats()[2].name == isolate("Player 3")
+    assert hs.match.save().options["seats"][1]["name"] == "Bea"
+
+
+def test_the_phase_line_speaks_of_the_acting_seat_in_the_third_person() -> None:
+    """Every device shows the phase line: "your" would speak to the wrong person (issue 36)."""
+    from conquest.games.world.view import _phase_text
+
+    m = Match(WORLD, {"seats": [{"name": n} for n in ("Ann", "Bob", "Cy")], "order": "fixed"}, rng=Rng(1))
+    m.resolve_chance()
+    line = _phase_text(m.state)
+    assert line.startswith("Ann ") and "your" not in line
+
+
+def test_connection_problems_are_shown_only_while_they_last() -> None:
+    from live import NO_HOST_ANSWER, NO_PAIRING, NO_RELAYS, PROBLEM_MS, Problems, guest_problem
+
+    p = Problems()
+    p.add("peerA", "could not connect to peer peerA after exchanging SDP; configure TURN servers", 1000.0)
+    p.add("peerB", "handshake timed out after 10000ms", 2000.0)
+    now = p.current(2500.0)
+    assert len(now) == 2 and "could not connect to it directly" in now[0] and "greeting" in now[1]
+    assert "TURN" not in now[0]  # what is known first; the advice comes with the panel
+    p.resolved("peerB")  # it connected: its problem is over
+    assert len(p.current(2500.0)) == 1
+    assert p.current(1000.0 + PROBLEM_MS) == []  # stale
+    # a guest's reason names what it knows, in that order
+    assert guest_problem(0, True) == NO_RELAYS
+    assert guest_problem(3, False) == NO_HOST_ANSWER and "TURN" not in NO_HOST_ANSWER
+    assert guest_problem(3, p.pairing_failed) == NO_PAIRING and "TURN" in NO_PAIRING
+    p.clear()
+    assert p.current(2500.0) == [] and not p.pairing_failed
+
+
+# -- issue 36: one authority per table ------------------------------------------------------
+def test_a_second_tab_of_the_host_s_table_plays_and_saves_nothing() -> None:
+    """Two tabs of the host's browser on one slot (one storage): the first runs the table;
+    the second finds the table's lock taken (``live_browser._claim``) and only shows the
+    game (``live.show_only``): no step, no computer's move, nothing saved over the first
+    tab's game, and its live panel says so in words."""
+    from live import ELSEWHERE, render_elsewhere_panel, show_only, table_lock
+    from shell import check_save
+
+    shell, host = world_host()
+    net = Net(shell, host)
+    net.join("peer-b", WorldPage, "Bob", 1)
+    net.table.make_bot(0, "Random")  # Ann's seat, to move now, goes to the computer
+    slot_id = shell.session.slot_id
+    assert slot_id is not None
+    # the second tab opens the same slot from storage, as a reload of the page would
+    second, _, _ = make_page(WorldPage, host)
+    second.open(check_save(host.store.open(slot_id)), host.store.get(slot_id))
+    assert second.bot_turn() is not None  # as a host, it would play Ann's move
+    before, rev = host.store.open(slot_id), host.store.get(slot_id).rev
+    show_only(second.session)
+    assert second.session.locked() and second.bot_turn() is None
+    assert not second.bot_step(10_000)
+    assert not second.play(WORLD.legal_actions(second.session.match.state)[0])
+    second.autosave()
+    assert host.store.open(slot_id) == before and host.store.get(slot_id).rev == rev
+    # the first tab's table goes on: its steps are the ones stored
+    assert shell.bot_step(10_000) or shell.bot_step(10_000)
+    assert len(host.store.open(slot_id)["log"]) > len(before["log"])
+    words = text(render_elsewhere_panel())
+    assert words.startswith("Live table") and ELSEWHERE in words
+    assert "open in another tab of this browser" in words and "only shows the game" in words
+    assert "Reload this one to run the table here" in words
+    # one lock per room: another table's tab is not this one's
+    assert table_lock(net.table.code) == table_lock("ABCDEFGH") != table_lock("ABCDEFGJ")
+
+
+def test_a_host_s_own_relays_travel_in_its_join_link_bounded() -> None:
+    """Issue 36: a host on relays of its own puts them in the join link (ws/wss only, at most
+    four, bounded before decoding); a guest is shown those it does not know before use."""
+    import base64
+
+    from live import (
+        RELAYS_MARK,
+        SETTINGS,
+        join_fragment,
+        link_relays,
+        parse_join_fragment,
+        parse_seat_key,
+        relays_fragment,
+        relays_to_confirm,
+        seat_fragment,
+    )
+
+    key = "B" * 87
+    own = ["ws://127.0.0.1:5555", "wss://relay.example.org/nostr"]
+    frag = join_fragment("ABCDEFGH", "p" * 22, key) + relays_fragment(own)
+    assert parse_join_fragment(frag) == ("ABCDEFGH", "p" * 22, key)
+    assert link_relays(frag) == own
+    assert relays_to_confirm(link_relays(frag), []) == own
+    assert relays_to_confirm(link_relays(frag), own) == []
+    assert relays_to_confirm([SETTINGS["relays"][0]], []) == []  # the site's own: nothing to ask
+    seat = seat_fragment("ABCDEFGH", "p" * 22, key, "s" * 20) + relays_fragment(own)
+    assert parse_seat_key(seat) == "s" * 20
+    # hostile: other schemes, markup, too many, too long, not base64: none is used
+    def enc(text: str) -> str:
+        return RELAYS_MARK + base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    for bad in ("javascript:alert(1)", "https://example.org", "wss://a.org\n" * 5 + "wss://b.org",
+                "wss://<b>x</b>", "wss://" + "a" * 200 + ".org"):
+        assert link_relays("#live=x" + enc(bad)) is None, bad
+    assert link_relays("#live=x" + RELAYS_MARK + "%%%") is None
+    assert link_relays("#live=x" + RELAYS_MARK + "A" * 5000) is None
+    assert relays_fragment(["javascript:alert(1)"]) == ""

@@ -353,3 +353,37 @@ def test_seat_links_parse_and_a_bad_seat_key_is_not_a_join_link() -> None:
     for bad in ("", "short", "k" * 65, "has space" + "k" * 16, "<b>" + "k" * 16, key + ".more"):
         frag = join_fragment("ABCDEFGH", "p" * 22, HOST_KEY) + "." + bad
         assert parse_join_fragment(frag) is None and parse_seat_key(frag) is None, bad
+
+
+def test_the_console_offers_one_way_to_the_duel_s_table() -> None:
+    """Issue 36: "Play live" opens the duel's table in a new tab by itself, so the panel
+    offers no second way to open it (a second tab of the table would only show the game):
+    it says the table is opening, then open in its tab (its tab holds the table's lock, as
+    the page asks the browser); the link to open it is back once no tab runs the table."""
+    from duel_desk import OPENING_MS
+    from live import table_lock
+
+    shell, page, host, tie, record = live_console()
+    desk = page.duel_desk
+    assert host.opened == [f"../conquests/?slot={tie['slot']}"]
+    box = panel(shell)
+    assert find_all(box, "#mg-duel-open") == []  # no second "Open the duel's table"
+    assert "opening in a new tab of this browser" in text(find(box, "#mg-duel-table"))
+    # the page asks the browser whether a tab holds the table's lock, by the table's room code
+    asked: list[str] = []
+    desk.ask_table = asked.append
+    page.after_render()
+    assert asked == [record["code"]] and table_lock(asked[0]).endswith(record["code"])
+    desk.tables_open[record["code"]] = True
+    box = panel(shell)
+    assert find_all(box, "#mg-duel-open") == []
+    assert "open in its own tab of this browser: switch to that tab" in text(find(box, "#mg-duel-table"))
+    # the table's tab is closed: once the opening is over, the one way to open it again
+    desk.tables_open[record["code"]] = False
+    assert find_all(panel(shell), "#mg-duel-open") == []  # still starting, just after the click
+    host.advance(OPENING_MS)
+    box = panel(shell)
+    assert find_all(box, "#mg-duel-table") == []
+    assert find(box, "#mg-duel-open").attrs["href"] == f"../conquests/?slot={tie['slot']}"
+    # the panel is drawn again by itself when the opening time is over
+    assert any(fn == host.rerender for _, fn in host.timers)

@@ -24,7 +24,9 @@ campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' par
   a link (and its QR code) for their own seat, a spectator the table's plain link. The
   duel's page autosaves every step its table plays, so the end comes back by the same tie
   as a duel played here, and is replayed the same way (M12): no device but this one writes
-  the duel's save, and what it holds is checked move by move before the campaign takes it;
+  the duel's save, and what it holds is checked move by move before the campaign takes it.
+  One tab runs the table (issue 36): while it is open, the panel says so instead of
+  offering to open a second tab of it (:meth:`DuelDesk.table_way`);
 - the capital rule (two wins of the same game): after the first win the second duel is set
   up at once, in the same way;
 - the duel page's banner (:func:`duel_banner`): which campaign the duel is for, and the way
@@ -62,6 +64,10 @@ DRAWN = ("The duel ended in a draw, and a drawn duel decides nothing (M12): play
 MODES = {"here": "on this device", "link": "by link", "live": "live on the two players' devices"}
 #: ties kept at most (the oldest go first): a preference stays small
 MAX_TIES = 40
+#: after "Play live" opened the duel's table in a new tab by itself, how long the panel says
+#: it is opening (its page starts the engine first: seconds) before it offers to open it,
+#: if no tab of this browser runs that table by then (issue 36)
+OPENING_MS = 30_000
 
 
 def site_base(page_url: str) -> str:
@@ -108,6 +114,13 @@ class DuelDesk:
         self.shown_waiting = False
         #: the page's way to draw the missing QR codes after a render (None in CPython)
         self.draw_qr: Any = None
+        #: issue 36, one way to a live duel's table: whether a tab of this browser runs the
+        #: table of a room (its tab holds the table's lock, ``live.table_lock``), by room code,
+        #: as the page last asked (``ask_table(code)``, None in CPython); absent: not known
+        self.tables_open: dict[str, bool] = {}
+        self.ask_table: Any = None
+        #: the duel's slot whose table "Play live" opened in a new tab by itself, and when
+        self.opened: tuple[str, float] | None = None
 
     # -- the tie ----------------------------------------------------------------------
     @property
@@ -185,6 +198,9 @@ class DuelDesk:
         self.drawn = False
         if mode in ("here", "live") and open_now:
             self.open_now = self.duel_url({**ties[slot.id], "slot": slot.id})
+            if mode == "live":  # the panel says it opens there, then that it is open (issue 36)
+                self.opened = (slot.id, self.host.clock())
+                self.host.later(OPENING_MS + 100, self.host.rerender)  # then the link, if no tab runs it
 
     def seat_table(self, slot_id: str, options: Mapping[str, Any]) -> None:
         """The live duel's table, its seats given to the two players (the duel's seats, in
@@ -424,8 +440,7 @@ class DuelDesk:
             h("p", "Played live: each player plays their seat on their own device. This device runs the "
                    "duel's table in its own tab: keep that tab open. When the duel ends, this console "
                    "takes the result by itself and replays it (M12).", cls="mg-msg"),
-            h("a", f"Open the duel's table{second}", href=self.duel_url(t), target="_blank", rel="noopener",
-              cls="button", id="mg-duel-open"),
+            self.table_way(t, second),
         ]
         if links is None:
             kids.append(h("p", "The live table of this duel is not in this browser any more: set the duel up "
@@ -462,6 +477,41 @@ class DuelDesk:
         kids.append(h("p", live.PRIVACY, cls="mg-msg muted live-privacy"))
         return kids
 
+    def table_state(self, t: Mapping[str, Any]) -> str:
+        """Where the live duel's table is: ``"open"`` (a tab of this browser runs it),
+        ``"opening"`` ("Play live" just opened its tab), or ``"closed"``."""
+        obj = self.table(t)
+        code = str(obj.get("code", "")) if obj else ""
+        if code and self.tables_open.get(code):
+            return "open"
+        if (self.opened is not None and self.opened[0] == t.get("slot")
+                and self.host.clock() - self.opened[1] < OPENING_MS):
+            return "opening"
+        return "closed"
+
+    def table_way(self, t: Mapping[str, Any], second: str) -> Node:
+        """One way to the duel's table (issue 36). "Play live" opens the table's tab by
+        itself; a link to open it besides would open a second tab of the same table, which
+        only shows the game (``live_browser``: one tab runs a table). So the link is offered
+        only while no tab of this browser runs the table (closed, or never opened); else the
+        panel says where it is (a page cannot bring another tab to the front)."""
+        state = self.table_state(t)
+        if state == "open":
+            return h("p", "The duel's table is open in its own tab of this browser: switch to that tab to see "
+                          "the board.", cls="mg-msg", id="mg-duel-table", role="status")
+        if state == "opening":
+            return h("p", "The duel's table is opening in a new tab of this browser: switch to that tab to see "
+                          "the board.", cls="mg-msg", id="mg-duel-table", role="status")
+        return h("a", f"Open the duel's table{second}", href=self.duel_url(t), target="_blank", rel="noopener",
+                 cls="button", id="mg-duel-open")
+
+    def ask_open(self) -> None:
+        """Ask the page whether a tab runs the live duel's table (the answer re-renders)."""
+        t = self.tie()
+        obj = self.table(t) if self.ask_table is not None and t is not None and t.get("mode") == "live" else None
+        if obj and obj.get("code"):
+            self.ask_table(str(obj["code"]))
+
     def _qr(self, url: str, id_: str) -> Node | None:
         node = self.qr.get(url)
         # two codes on one page: one id each, on a copy (a drawn tree is never changed after,
@@ -471,6 +521,7 @@ class DuelDesk:
     def after_render(self) -> None:
         if self.draw_qr is not None and self.qr_wanted():
             self.draw_qr()
+        self.ask_open()
 
     def qr_wanted(self) -> list[str]:
         """The live duel's links whose QR code the page has not drawn yet."""
@@ -617,10 +668,35 @@ def wire_duel_desk(runner: Any) -> None:
 
     desk.draw_qr = draw_qr
 
+    asking: list[Any] = []
+
+    async def ask(code: str) -> None:
+        try:
+            got = await js.window.conquestTableLock.held(live.table_lock(code))
+            held = None if frame.nullish(got) else bool(got)
+        except Exception:  # noqa: BLE001 - no helper (an older cached frame.js): not known
+            held = None
+        finally:
+            asking.clear()
+        if held is not None and desk.tables_open.get(code) != held:
+            desk.tables_open[code] = held
+            runner.render()
+
+    def ask_table(code: str) -> None:
+        """Whether a tab of this browser holds the table's lock (``static/frame.js``), one
+        question at a time; a changed answer draws the panel again (issue 36)."""
+        if not asking:
+            import asyncio
+
+            asking.append(asyncio.ensure_future(ask(code)))
+
+    desk.ask_table = ask_table
+
     def look(ev: Any = None) -> None:
         # a live duel's links wait for its table's key, which the duel's tab stores
         if runner.guard(desk.poll) or desk.note or desk.shown_waiting:
             runner.render()
+        desk.ask_open()  # the table's tab may have opened or closed meanwhile (issue 36)
 
     frame.on(js.window, "storage", look)
     frame.on(js.window, "focus", look)

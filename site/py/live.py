@@ -32,7 +32,7 @@ from conquest.catalog import load_data
 from conquest.core import ConquestError, Game, GameError
 from conquest.rng import Rng
 from conquest.savecode import load_json
-from conquest.session import excerpt
+from conquest.session import Match, ReplayError, excerpt
 
 __all__ = [
     "SETTINGS",
@@ -51,6 +51,9 @@ __all__ = [
     "seat_fragment",
     "preseated_table",
     "TABLE_KEY",
+    "table_lock",
+    "show_only",
+    "render_elsewhere_panel",
 ]
 
 #: tunable numbers and the relays (``conquest/data/live.json``; build.py reads the relays too)
@@ -70,6 +73,9 @@ JOIN_PREFIX = "#live="
 #: where a host's page keeps its open table, by the game's slot (``+ slot id``): the host's
 #: page reopens it after a reload, and the Metagame console writes one for a duel
 TABLE_KEY = "conquest:live-table:"
+#: the lock (the browser's Web Locks, ``navigator.locks``) that the one tab running a table
+#: holds for its page's life, by room code (:func:`table_lock`)
+TABLE_LOCK = "conquest:live-lock:"
 
 
 class LiveError(ShellError):
@@ -121,7 +127,7 @@ def parse_seat_key(fragment: str) -> str | None:
     """The seat key of a link made for one seat (:func:`seat_fragment`), or None."""
     if parse_join_fragment(fragment) is None:
         return None
-    key = fragment[len(JOIN_PREFIX) :].split(".")[3:4]
+    key = fragment.split(RELAYS_MARK, 1)[0][len(JOIN_PREFIX) :].split(".")[3:4]
     return key[0] if key else None
 
 
@@ -143,7 +149,9 @@ def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]])
 
 def parse_join_fragment(fragment: str) -> tuple[str, str, str] | None:
     """``(code, password, host key)`` from a join link's fragment (a seat's link adds its
-    seat key: :func:`parse_seat_key`), or None when it is not one."""
+    seat key: :func:`parse_seat_key`; a host's own relays may follow: :func:`link_relays`),
+    or None when it is not one."""
+    fragment = fragment.split(RELAYS_MARK, 1)[0]
     if not fragment.startswith(JOIN_PREFIX) or len(fragment) > 320:
         return None
     parts = fragment[len(JOIN_PREFIX) :].split(".")
@@ -158,6 +166,110 @@ def parse_join_fragment(fragment: str) -> tuple[str, str, str] | None:
     if not all(c.isalnum() or c in "-_" for c in password + key):
         return None
     return code, password, key
+
+
+# -- a host's own relays travel in its join link (issue 36) ------------------------------------
+#: after the join fragment: ``&relays=<base64url of the relay addresses, one per line>``
+RELAYS_MARK = "&relays="
+#: at most this many relays, each at most RELAY_CHARS long, ws:// or wss:// only
+MAX_LINK_RELAYS = 4
+RELAY_CHARS = 120
+_RELAY = re.compile(r"wss?://[A-Za-z0-9.-]{1,100}(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]{0,60})?")
+
+
+def relays_fragment(relays: Sequence[str]) -> str:
+    """The part a join link adds for a host that uses relays other than the site's own: a
+    guest then needs to type nothing (checked by :func:`link_relays` on the guest's side)."""
+    import base64
+
+    kept = [r for r in relays if _RELAY.fullmatch(r) and len(r) <= RELAY_CHARS][:MAX_LINK_RELAYS]
+    if not kept:
+        return ""
+    return RELAYS_MARK + base64.urlsafe_b64encode("\n".join(kept).encode()).decode().rstrip("=")
+
+
+def link_relays(fragment: str) -> list[str] | None:
+    """The relays a join link names (None: it names none, or they are not plain ws/wss
+    addresses within the bounds: then the guest's own relays are used and nothing is read).
+    Bounded before it is decoded; data, never markup."""
+    import base64
+    import binascii
+
+    if RELAYS_MARK not in fragment:
+        return None
+    raw = fragment.split(RELAYS_MARK, 1)[1]
+    if not raw or len(raw) > (MAX_LINK_RELAYS * (RELAY_CHARS + 1)) * 4 // 3 + 4 or not re.fullmatch(r"[A-Za-z0-9_-]+", raw):
+        return None
+    try:
+        text = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    relays = text.split("\n")
+    if not 1 <= len(relays) <= MAX_LINK_RELAYS or not all(len(r) <= RELAY_CHARS and _RELAY.fullmatch(r) for r in relays):
+        return None
+    return relays
+
+
+def relays_to_confirm(named: Sequence[str] | None, own: Sequence[str]) -> list[str]:
+    """The relays a link names that this device does not use already nor the site names: the
+    guest sees them and says yes before this page connects through them."""
+    if not named:
+        return []
+    known = set(own) | set(SETTINGS["relays"])
+    return [r for r in named if r not in known]
+
+
+# -- a join link pasted into the landing page's box (issue 36) --------------------------------
+#: a join link's page, ``…/play/<game id>/``: only the game id is taken from it, never its origin
+_PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/?$")
+ROOM_CODE_ALONE = (
+    "That is a live table's room code. A room code alone cannot open the table from here: ask the "
+    "host for the join link or its QR code. The code is only what the host's panel shows; the link "
+    "also carries the table's password and key."
+)
+JOIN_LINK_DAMAGED = (
+    "That is a live table's join link, but it is incomplete or damaged (a link cut short when it "
+    "was copied?). Ask the host to send it again: “Copy the join link” or “Share…” on their page."
+)
+JOIN_LINK_NO_GAME = (
+    "That is a live table's join link, but it does not name one of this site's games "
+    "(…/play/<game>/#live=…). Ask the host to send the whole link again."
+)
+
+
+def is_room_code(text: str) -> bool:
+    """Whether typed text is a room code alone (any case, spaces anywhere), as the host's
+    panel shows it and people read it aloud: it names the table but cannot open it."""
+    code = "".join(text.split()).upper()
+    return len(code) == int(SETTINGS["room_code_chars"]) and set(code) <= set(_CODE_ALPHABET)
+
+
+def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> tuple[str, str] | None:
+    """What the landing page's "Open" does with ``text`` (issue 36): ``("open", url)`` for a
+    live table's join link, ``("say", words)`` for a room code alone or a join link that cannot
+    be opened, None for anything else (it is opened as a game link, as before).
+
+    Why the URL is rebuilt: a pasted link may come from anywhere, and the box must never send
+    anyone to another origin. Only the game id is taken from its path (one of ``games``, the
+    site's), the fragment is checked (:func:`parse_join_fragment`, :func:`link_relays`) and
+    written again, and the page is ``root`` (this site's, absolute) + ``play/<game id>/``."""
+    text = text.strip()
+    if is_room_code(text):
+        return "say", ROOM_CODE_ALONE
+    before, sep, frag = text.partition("#")
+    if not sep or not frag.startswith(JOIN_PREFIX[1:]):
+        return None
+    fragment = "#" + frag
+    keys = parse_join_fragment(fragment)
+    if keys is None:
+        return "say", JOIN_LINK_DAMAGED
+    found = _PLAY_PATH.search(before.split("?", 1)[0])
+    if found is None or found.group(1) not in games:
+        return "say", JOIN_LINK_NO_GAME
+    seat = parse_seat_key(fragment)
+    clean = seat_fragment(*keys, seat) if seat else join_fragment(*keys)
+    clean += relays_fragment(link_relays(fragment) or [])  # the host's own relays, if valid
+    return "open", f"{root.rstrip('/')}/play/{found.group(1)}/{clean}"
 
 
 # -- messages --------------------------------------------------------------------------------
@@ -684,6 +796,8 @@ class Table:
             # person, as the Metagame console does for a duel's two players)
             device.name = name = given or device.name
             self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
+            if given and device.seat is not None:
+                self.name_seat(device.seat, given)
         if device.peer != peer:
             device.synced = None  # a new connection (a reload): everything again
         device.peer = peer
@@ -691,6 +805,8 @@ class Table:
         if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and self.may_take(device, want):
             device.seat = want
             self.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
+            if given:
+                self.name_seat(want, given)
         self.save_table()
         self.sync_session()
         self.sync()
@@ -706,9 +822,59 @@ class Table:
                 raise LiveError("live.seat-taken", f"{self.session.seat_name(seat)}'s seat is not free.")
             device.seat = seat
             self.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
+            if device.name != "Guest":
+                self.name_seat(seat, device.name)
         self.save_table()
         self.sync_session()
         self.sync()
+
+    def name_seat(self, seat: int, name: str) -> bool:
+        """The seat takes the name its person typed on their device, in the game's sentences
+        and on every device ("Bea: place a troop", not "Player 2"; issue 36).
+
+        Not a seat kept for a named player (a Metagame duel's: the seat is that player's), nor
+        a name another seat has. The names are in the game's options, and some games keep them
+        in their states too: the states are replayed with the new options (the log, the draws
+        and their record are unchanged), and every device is sent everything again. A name
+        the game refuses leaves the seat as it was. Returns whether the name changed."""
+        s = self.session
+        m = s.match
+        name = " ".join(name.split())[:MAX_NAME]
+        seats = s.seats()
+        if not name or seat in self.reserved or not 0 <= seat < len(seats):
+            return False
+        plain = [x.name.replace(FSI, "").replace(PDI, "") for x in seats]
+        if plain[seat] == name or name in plain:
+            return False
+        options = dict(m.options)
+        for key in ("seats", "players"):
+            raw = options.get(key)
+            if isinstance(raw, list) and seat < len(raw):
+                items = list(raw)
+                if isinstance(items[seat], Mapping):
+                    items[seat] = {**items[seat], "name": name}
+                elif key == "players" or not isinstance(options.get("seats"), list):
+                    items[seat] = name
+                else:
+                    continue
+                options[key] = items
+                break
+        else:
+            return False
+        try:
+            fresh = Match(m.game, options, m.log, rng=Rng(0), checkable=False)
+        except (ReplayError, GameError, ValueError, TypeError, KeyError):
+            return False
+        if len(fresh.states) != len(m.states):
+            return False
+        m.options = fresh.options
+        m.states = fresh.states
+        self._redacted.clear()
+        for d in self.devices.values():
+            d.synced = None  # the states they hold name the seat's old name
+        self.note(f"{plain[seat]}'s seat is now called {name}.")
+        self.shell.after_change()
+        return True
 
     def _present(self, device: Device, msg: Mapping[str, Any]) -> int:
         """The device's seat, if the message was sent at the present step; else refused."""
@@ -1192,9 +1358,87 @@ HOST_NO_CONNECTION = (
 )
 
 
+# -- connection problems (issue 36): said in what is known, shown only while they last ----------
+#: a problem about a peer that has not come back within this long is no longer shown (the peer
+#: library tries again by itself; a device that gave up is no problem of the table's)
+PROBLEM_MS = 60_000
+NO_RELAYS = (
+    "This device cannot reach any of the relays that introduce the devices to each other. "
+    "Check its connection (Wi-Fi or mobile data), or the relays under Live settings."
+)
+NO_HOST_ANSWER = (
+    "The relays answer, but the host's page does not: is it open on the host's device, with its "
+    "live table on? A phone may have put it to sleep: ask the host to look at it. This page keeps "
+    "trying by itself."
+)
+NO_PAIRING = (
+    "The host's page answered, but the two devices could not connect directly. Some networks "
+    "(mobile carriers, offices, schools) block that: enter a TURN server under Live settings "
+    "(each device needs it), or play by links instead (the host sends the host link after each turn)."
+)
+
+
+def explain_problem(raw: str) -> str:
+    """The peer library's words for a failed connection, in plain words (what is known)."""
+    low = raw.lower()
+    if "after exchanging sdp" in low:
+        return "a device found this table through the relays but could not connect to it directly"
+    if "handshake" in low:
+        return "a device connected but did not finish greeting this one in time (it tries again)"
+    if "password" in low:
+        return "a device came with another password for this room (an old or altered link)"
+    return excerpt(raw, 120)
+
+
+class Problems:
+    """Connection problems, each about one peer, shown only while they last (issue 36).
+
+    Why: a problem that was set once and never cleared ("handshake timed out" beside
+    "Connected") told people something was wrong all game. A problem goes when its peer
+    connects or leaves, when the guest hears from its host, or after :data:`PROBLEM_MS`."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, tuple[str, float]] = {}
+        self.pairing_failed = False  # a guest: the host answered, the pairing itself failed
+
+    def add(self, peer: str, raw: str, now_ms: float) -> None:
+        self.items[peer] = (explain_problem(raw), now_ms)
+        if "after exchanging sdp" in raw.lower():
+            self.pairing_failed = True
+        if len(self.items) > 16:  # bounded: the oldest go
+            for key in sorted(self.items, key=lambda k: self.items[k][1])[:-16]:
+                del self.items[key]
+
+    def resolved(self, peer: str) -> None:
+        self.items.pop(peer, None)
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.pairing_failed = False
+
+    def current(self, now_ms: float) -> list[str]:
+        """The problems still worth showing, newest last, each once."""
+        live_items = sorted((t, text) for text, t in self.items.values() if now_ms - t < PROBLEM_MS)
+        out: list[str] = []
+        for _, text in live_items:
+            if text not in out:
+                out.append(text)
+        return out
+
+
+def guest_problem(relays_up: int | None, pairing_failed: bool) -> str:
+    """Why a guest is not connected, from what this page knows: no relay reached, no answer
+    from the host's page through them, or an answer and a failed pairing (then TURN)."""
+    if relays_up == 0:
+        return NO_RELAYS
+    if pairing_failed:
+        return NO_PAIRING
+    return NO_HOST_ANSWER
+
+
 def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable[..., Any],
                       levels: Sequence[str]) -> Node:
-    """The host's table: join link, QR code, room code; seats and devices; Close."""
+    """The host's table: join link (copy or share), QR code, room code; seats and devices; Close."""
     s = table.session
     rows = []
     devices = list(table.devices.values())
@@ -1232,6 +1476,10 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
         h("p", _host_intro(table), cls="muted", id="live-intro"),
         h("div",
           h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
+          # the phone's own share sheet (issue 36): static/frame.js calls navigator.share, and
+          # static/live.css hides the button where the browser has no Web Share API
+          h("button", "Share…", type="button", cls="small", id="live-share-join", data_share=join_url,
+            data_share_title=f"{table.game.title}: join my live table"),
           h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
           h("span", join_url, cls="url", id="live-join-url"),
           cls="live-join") if join_url else h("p", "Preparing the table's key…", cls="muted", role="status"),
@@ -1262,20 +1510,71 @@ def _host_intro(table: Table) -> str:
     return f"Friends open this link (or scan the code) on their own device, pick a free seat and play. {private}"
 
 
+def table_lock(code: str) -> str:
+    """The name of the lock held by the tab that runs table ``code``. Issue 36, one
+    authority per table: a second tab or window of the same table in this browser (a
+    reload's twin, the Metagame console's "Open the duel's table" clicked again) must not
+    become a second host, with a second history and the guests split between the two; it
+    finds the lock taken and only shows the game (:func:`show_only`)."""
+    return TABLE_LOCK + code
+
+
+#: what a second tab of a table says in its live panel (issue 36)
+ELSEWHERE = ("This live table is open in another tab of this browser, which runs it: the players' devices "
+             "are connected to that tab. This tab only shows the game as it goes on; play and change the "
+             "table in the other tab.")
+ELSEWHERE_RELOAD = "Closed the other tab? Reload this one to run the table here."
+
+
+def show_only(session: Session) -> None:
+    """A second tab of a table (issue 36) plays nothing and saves nothing: its session is
+    an audience's (``Session.locked``: no step, no computer's move; ``Shell.autosave``
+    writes only a host's session), so the tab that runs the table keeps the one history."""
+    session.mode = "audience"
+    session.bot = None
+    session.viewing = None
+
+
+def render_elsewhere_panel() -> Node:
+    """The live panel of a tab whose table another tab of this browser runs (issue 36)."""
+    return h(
+        "div",
+        h("h2", "Live table"),
+        h("p", ELSEWHERE, id="live-elsewhere", role="status"),
+        h("p", ELSEWHERE_RELOAD, cls="muted"),
+        id="live-panel-inner", cls="live-panel live-elsewhere",
+    )
+
+
 def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any],
-                       no_webrtc: bool = False) -> Node:
+                       no_webrtc: bool = False, problem: str = "", confirm_relays: Sequence[str] = ()) -> Node:
     """A guest's table: connection, seat (pick a free one), name; what peers see.
-    ``no_webrtc``: this browser cannot connect at all (:data:`NO_WEBRTC` says so)."""
+    ``no_webrtc``: this browser cannot connect at all (:data:`NO_WEBRTC` says so);
+    ``problem``: why it is not connected yet, in what is known (:func:`guest_problem`);
+    ``confirm_relays``: relays the join link names that this device does not know, shown
+    before this page connects through any of them (:func:`relays_to_confirm`)."""
     meta = guest.meta
     seats = meta.get("seats") or []
     you = meta.get("you")
     parts: list[Any] = [h("h2", "Live table")]
-    if guest.closed:
+    if confirm_relays:
+        parts.append(h(
+            "div",
+            h("p", "The host's table meets on relays of its own. This link asks this device to connect through:"),
+            h("ul", *[h("li", h("code", r)) for r in confirm_relays]),
+            h("p", "A relay sees when devices meet and their IP addresses, never the game.", cls="muted"),
+            h("button", "Connect through them", type="button", id="live-relays-yes", on_click=lambda ev: on("relays", True)),
+            " ",
+            h("button", "Use my relays", type="button", cls="secondary", id="live-relays-no",
+              on_click=lambda ev: on("relays", False)),
+            id="live-relays-ask", cls="live-relays-ask", role="group", aria_label="Relays named by the link",
+        ))
+    elif guest.closed:
         parts.append(h("p", "The host closed the table.", id="live-status"))
     elif no_webrtc:
         parts.append(h("p", NO_WEBRTC, id="live-status", cls="error", role="alert"))
     elif not connected:
-        parts.append(h("p", NO_CONNECTION if failed else "Connecting to the host…", id="live-status",
+        parts.append(h("p", (problem or NO_CONNECTION) if failed else "Connecting to the host…", id="live-status",
                        cls="error" if failed else "muted", role="status"))
     else:
         who = seats[you]["name"] if isinstance(you, int) and 0 <= you < len(seats) else None

@@ -4,7 +4,8 @@ Why thin: the protocol, the checks and the panels are in :mod:`live` (tested in 
 this file only opens the room, moves texts between the data channel and :class:`live.Table`
 or :class:`live.Guest`, keeps the table and the device token in storage, and mounts the
 panel. Hooks in ``shell_browser.Runner``: ``boot`` (a join link), ``resume`` (a host's
-reload), ``mount`` (the panel), ``after_render`` (send the news).
+reload), ``mount`` (the panel), ``after_render`` (send the news). One tab of a browser runs
+a table (issue 36): a second tab of it only shows the game (``_claim``, ``_show_only``).
 """
 from __future__ import annotations
 
@@ -49,8 +50,14 @@ class LiveBrowser:
         self.qr: Any = None
         self.failed = False
         self.no_webrtc = False  # this browser has no RTCPeerConnection (has_webrtc)
-        self.error = ""
+        self.error = ""  # the transport could not open at all (shown until the page reloads)
+        #: connection problems about peers, shown only while they last (issue 36)
+        self.problems = live.Problems()
+        self.relays_up: int | None = None  # a guest: relays reached at the last check
         self.show_settings = False
+        #: a guest: relays the join link names (used), and those it waits to be told yes to
+        self.link_relays: list[str] | None = None
+        self.confirm_relays: list[str] = []
         self.tries = 0
         self._keep: list[Any] = []
         self.render_waiting = False
@@ -61,6 +68,11 @@ class LiveBrowser:
         self._below_asked = False
         self._paint_proxy: Any = None
         self._frame_proxy: Any = None
+        #: issue 36, one authority per table: the slot whose table another tab of this browser
+        #: runs (it holds the table's lock): this tab only shows that game; None otherwise
+        self.elsewhere: str | None = None
+        self.claiming = False  # the table's lock is being asked for (start_host)
+        self._following = False  # listening to the other tab's game (``_on_tab_state``)
         self.tracing = bool(self.settings().get("trace"))
         if self.tracing:
             js.window.conquestLiveTrace = js.Array.new()
@@ -74,6 +86,8 @@ class LiveBrowser:
             raw = {}
         raw = raw if isinstance(raw, dict) else {}
         relays = [r for r in raw.get("relays", []) if isinstance(r, str)] or list(live.SETTINGS["relays"])
+        if self.role == "guest" and self.link_relays:  # the host's own, from its join link (issue 36)
+            relays = list(self.link_relays)
         out: dict[str, Any] = {"appId": live.SETTINGS["app_id"], "relays": relays[:8], "maxChars": live.MAX_UPDATE}
         if raw.get("trickleIce") is True:
             out["trickleIce"] = True
@@ -110,6 +124,7 @@ class LiveBrowser:
         """A join link (``#live=<code>.<password>``) opens this page as a guest."""
         keys = live.parse_join_fragment(str(js.location.hash or ""))
         if keys is None:
+            self.joined()  # not a join link after all (static/joining.js only read its start)
             return False
         self.role = "guest"
         self.code, self.password, self.host_pub = keys
@@ -126,10 +141,23 @@ class LiveBrowser:
         self.guest.seat_link = seat_key is not None
         if not has_webrtc():  # nothing to try: said at once (live.NO_WEBRTC)
             self.no_webrtc = self.failed = True
+            self.joined()
             return True
+        # the host's own relays, if its link names them: any this device does not know are
+        # shown first and used only once the guest says yes (issue 36)
+        named = live.link_relays(str(js.location.hash or ""))
+        own = self.settings()["relays"]
+        self.confirm_relays = live.relays_to_confirm(named, own)
+        if self.confirm_relays:
+            self.link_relays = named
+            return True
+        self.link_relays = named
+        self._connect()
+        return True
+
+    def _connect(self) -> None:
         self.host.later(0, lambda: self._spawn(self._open()))
         self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
-        return True
 
     def resume(self) -> None:
         """The host's page reloads (or crashed): a table stored for this slot opens again."""
@@ -146,8 +174,23 @@ class LiveBrowser:
             return
         self.start_host(code, password, obj)
 
-    def start_host(self, code: str | None = None, password: str | None = None, stored: Any = None) -> None:
+    def stored_table(self, slot_id: str) -> tuple[str, str, Any] | None:
+        """``(code, password, record)`` of the table stored for ``slot_id``, or None."""
+        raw = self.host.load_pref(TABLE_KEY + slot_id)
+        try:
+            obj = load_json(raw, "preference") if raw else None
+            return (str(obj["code"]), str(obj["password"]), obj) if isinstance(obj, dict) else None
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def start_host(self, code: str | None = None, password: str | None = None, stored: Any = None,
+                   then: Any = None) -> None:
+        """Open the table of this page's game, once this tab holds its lock (issue 36, see
+        ``_claim``); ``then()`` after it opened here."""
         s = self.shell.session
+        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere:
+            self.shell.say("This game's live table is open in another tab of this browser: use that tab.", "error")
+            return
         if s is None or s.mode != "host":
             self.shell.say("Open a game first; then it can be played live.", "error")
             return
@@ -157,8 +200,43 @@ class LiveBrowser:
         if not has_webrtc():
             self.shell.say(live.HOST_NO_WEBRTC, "error")
             return
+        if self.claiming or self.role is not None:
+            return
         if code is None or password is None:
-            code, password = live.new_table_keys()
+            # another tab may have opened this game's table since this page loaded: that
+            # table, not a second one (issue 36)
+            found = self.stored_table(s.slot_id)
+            code, password, stored = found if found is not None else (*live.new_table_keys(), None)
+        self.claiming = True
+        self._spawn(self._claim(code, password, stored, then))
+
+    async def _claim(self, code: str, password: str, stored: Any, then: Any) -> None:
+        """Issue 36, one authority per table: a second tab or window of this table in this
+        browser (a duplicated tab, the Metagame console's link clicked again) must not become
+        a second host, with a second history and the guests split between the two. The tab
+        that runs the table holds a lock named after its room (``static/frame.js``) for the
+        page's life; a tab that finds it taken opens no room and only shows the game
+        (``_show_only``). Where the browser has no Web Locks (none that runs the engine on a
+        secure page, and a table needs one for its signing key) the table opens as before."""
+        try:
+            got = await js.window.conquestTableLock.hold(live.table_lock(code))
+            held = None if dom.nullish(got) else bool(got)
+        except Exception:  # noqa: BLE001 - no helper (an older cached frame.js): as before
+            held = None
+        finally:
+            self.claiming = False
+        s = self.shell.session
+        if s is None or s.slot_id is None or s.mode != "host" or self.role is not None:
+            return  # the page moved on meanwhile (another game opened)
+        if held is False:
+            self._show_only(code, s.slot_id)
+            self.runner.render()
+            return
+        self._host(code, password, stored)
+        if then is not None:
+            then()
+
+    def _host(self, code: str, password: str, stored: Any) -> None:
         self.role = "host"
         self.code, self.password = code, password
         self.table = live.Table(self.shell, self._send_to_peer, code, password)
@@ -194,7 +272,9 @@ class LiveBrowser:
         key = self.table.host_key if self.table is not None else None
         if key is None:
             return ""
-        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}"
+        relays = self.settings()["relays"]
+        own = live.relays_fragment(relays) if list(relays) != list(live.SETTINGS["relays"]) else ""
+        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}{own}"
 
     def _spawn(self, coro: Any) -> None:
         import asyncio
@@ -229,10 +309,25 @@ class LiveBrowser:
                 self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
                 to_js(handlers, dict_converter=js.Object.fromEntries),
             )
-        except Exception as exc:  # noqa: BLE001
-            self._on_error(f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - the room itself could not open: shown until a reload
+            self.error = f"{type(exc).__name__}: {exc}"[:300]
+            self.failed = True
+            self.runner.render()
             return
         self.runner.render()
+
+    @staticmethod
+    def _show_seats() -> None:
+        """The panel's top (the name, then the free seats) at the top of the screen."""
+        box = js.document.getElementById("live-panel")
+        if not dom.nullish(box):
+            box.scrollIntoView(js.Object.fromEntries([["block", "start"]]))
+
+    @staticmethod
+    def joined() -> None:
+        """The guest is at the table (or was no guest): the "Joining …" line and the
+        hidden set-up form of ``static/joining.js`` give way to the page (issue 36)."""
+        js.document.documentElement.classList.remove("is-joining")
 
     def _proxy(self, fn: Any) -> Any:
         p = create_proxy(lambda *a: self.runner.guard(fn, *a))
@@ -261,8 +356,13 @@ class LiveBrowser:
             self.guest.receive(peer, text, signed is True)
             if self.guest.host_peer is not None:
                 self.failed = False
+                self.problems.clear()  # connected: an earlier problem is over (issue 36)
             if before is None and self.shell.session is not None:
+                self.joined()
+                # the seats to choose, in view (issue 36): the panel is above the board
                 js.window.scrollTo(0, 0)
+                if not isinstance(self.guest.meta.get("you"), int):
+                    self.host.later(0, self._show_seats)
             self.trace("handled")
             dom.spent[0] = 0.0
             dom.spent_by.clear()
@@ -338,12 +438,14 @@ class LiveBrowser:
         return True
 
     def _on_join(self, peer: Any) -> None:
+        self.problems.resolved(str(peer))
         if self.table is not None:
             self.table.connected(str(peer))
             self.runner.render()
 
     def _on_leave(self, peer: Any) -> None:
         peer = str(peer)
+        self.problems.resolved(peer)
         if self.table is not None:
             self.table.disconnected(peer)
         elif self.guest is not None:
@@ -353,15 +455,25 @@ class LiveBrowser:
                 self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         self.runner.render()
 
-    def _on_error(self, message: Any) -> None:
-        self.error = str(message)[:300]
-        self.failed = True
+    def _on_error(self, message: Any, peer: Any = "") -> None:
+        """A failed pairing with one peer (the library tries again by itself): shown while it
+        lasts; a guest already talking to its host is not told of it (issue 36)."""
+        if self.guest is not None and self.guest.host_peer is not None:
+            return
+        self.problems.add(str(peer or "") or "?", str(message)[:300], self.host.clock())
+        if self.guest is not None:
+            self.failed = True
         self.runner.render()
+        self.host.later(live.PROBLEM_MS + 100, self.runner.render)  # drawn again once it is stale
 
     def _check_connected(self) -> None:
         if self.guest is None or self.guest.host_peer is not None:
             return
         self.tries += 1
+        try:  # what a failure can name: whether any relay answers this device
+            self.relays_up = int(self.room.relaysUp()) if self.room is not None else None
+        except Exception:  # noqa: BLE001 - an older transport: unknown
+            self.relays_up = None
         if self.tries >= TRIES and not self.failed:
             self.failed = True  # said plainly (TURN, or the links way); the page keeps trying
             self.runner.render()
@@ -400,10 +512,9 @@ class LiveBrowser:
             self.start_host()
         elif what == "start-audience":  # a table to watch only (the Metagame console's audience)
             if self.table is None and self.role is None:
-                self.start_host()
-            if self.table is not None:
-                self.table.keep_all()
-                self.host.reveal("live-panel")
+                self.start_host(then=self._audience_table)  # once this tab holds the table (issue 36)
+            elif self.table is not None:
+                self._audience_table()
         elif what == "close" and self.table is not None:
             if not self.host.confirm("Close the live table? The other devices stop playing; the game stays here."):
                 return
@@ -425,6 +536,11 @@ class LiveBrowser:
                 if seat < len(s.seats()) and s.seats()[seat].is_bot:
                     self.table.make_bot(seat, HUMAN)
                 self.table.assign(seat, value or None)
+        elif what == "relays" and self.guest is not None and self.confirm_relays:
+            if not args[0]:
+                self.link_relays = None  # the guest's own relays
+            self.confirm_relays = []
+            self._connect()
         elif what == "claim" and self.guest is not None:
             self.guest.claim(args[0])
         elif what == "name" and self.guest is not None:
@@ -437,6 +553,53 @@ class LiveBrowser:
         elif what == "save-settings":
             f = self.host.form_fields("live-settings-form")
             self.save_settings(f.get("relays", ""), f.get("turn-url", ""), f.get("turn-user", ""), f.get("turn-pass", ""))
+
+    def _audience_table(self) -> None:
+        if self.table is not None:
+            self.table.keep_all()
+            self.host.reveal("live-panel")
+            self.runner.render()
+
+    # -- a second tab of the table (issue 36) ---------------------------------------------------
+    def _show_only(self, code: str, slot_id: str) -> None:
+        """Another tab of this browser runs this game's table: this one opens no room, plays
+        and saves nothing (:func:`live.show_only`), and follows that tab's game as the
+        audience tab does (the host's page sends it on the game's ``BroadcastChannel`` after
+        every render, ``Runner.broadcast``), so it still shows the game as it goes on."""
+        self.elsewhere, self.code = slot_id, code
+        s = self.shell.session
+        if s is not None:
+            live.show_only(s)
+        channel = self.runner.channel
+        if channel is None or self._following:
+            return
+        self._following = True
+        channel.addEventListener("message", self._proxy(self._on_tab_state))
+        try:  # the host's tab answers a hello with its game now (``Runner.on_channel``)
+            channel.postMessage(json.dumps({"t": "hello", "slot": slot_id}))
+        except Exception:  # noqa: BLE001 - a closed channel: the game stays as it was opened
+            pass
+
+    def _on_tab_state(self, ev: Any) -> None:
+        """The other tab's game, sent after each of its renders: followed here."""
+        try:
+            msg = load_json(str(ev.data), "message")  # another tab's text: bounded
+        except (TypeError, ValueError):
+            return
+        s = self.shell.session
+        if (not isinstance(msg, dict) or msg.get("t") != "state" or msg.get("slot") != self.elsewhere
+                or s is None or s.slot_id != self.elsewhere or s.mode == "host"):
+            return
+        try:
+            self.runner.follow(msg.get("save"), msg.get("viewing"))
+        except Exception as exc:  # noqa: BLE001 - a bad message must not break this tab
+            self.shell.say(f"This tab could not follow the other tab's game: {exc}", "error")
+        s = self.shell.session
+        if s is not None:
+            s.slot_id = self.elsewhere  # a game followed from the start is still this slot's
+            if s.mode == "host":
+                live.show_only(s)
+        self.runner.render()
 
     def render_settings(self) -> Any:
         st = self.settings()
@@ -455,6 +618,9 @@ class LiveBrowser:
         )
 
     def mount(self) -> None:
+        s = self.shell.session
+        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere and s.mode == "host":
+            live.show_only(s)  # the same game opened again here (the saved games' list): only shown (issue 36)
         dom.mount_id("live-panel", self.shell.isolated(self.render()))  # names typed on other devices (issue 20)
         # the panel folds away while people play (on a phone it would push the board and its
         # controls off the screen) and opens by itself when it needs someone: the host's
@@ -470,10 +636,11 @@ class LiveBrowser:
     def wants_open(self) -> bool | None:
         """Whether the folded panel should be open now (None: there is no folded panel)."""
         if self.role == "host" and self.table is not None:
-            return bool(self.error) or not any(d.connected for d in self.table.devices.values())
+            return (bool(self.error) or bool(self.problems.current(self.host.clock()))
+                    or not any(d.connected for d in self.table.devices.values()))
         if self.role == "guest" and self.guest is not None:
             meta = self.guest.meta
-            return (bool(self.error) or self.failed or self.guest.closed or self.guest.host_peer is None
+            return (bool(self.error) or bool(self.confirm_relays) or (self.failed and self.guest.host_peer is None) or self.guest.closed or self.guest.host_peer is None
                     or not isinstance(meta.get("you"), int))
         return None
 
@@ -492,6 +659,8 @@ class LiveBrowser:
                 return "Live table: closed by the host"
             if self.no_webrtc:
                 return "Live table: this browser cannot connect (no WebRTC)"
+            if self.confirm_relays:
+                return "Live table: the link names relays of its own"
             if self.failed or self.guest.host_peer is None:
                 return "Live table: not connected"
             if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], dict):
@@ -508,9 +677,15 @@ class LiveBrowser:
         settings_button = h("button", "Live settings", type="button", cls="small secondary", id="live-settings-toggle",
                             aria_expanded="true" if self.show_settings else "false", on_click=lambda ev: self.on("settings"))
         extra = [settings_button, self.render_settings() if self.show_settings else None]
-        if self.error:
+        if self.error:  # the room itself could not open
             advice = live.HOST_NO_CONNECTION if self.role == "host" else live.NO_CONNECTION
             extra.insert(0, h("p", f"Live connection problem: {self.error}. " + advice, cls="error", role="alert"))
+        elif self.role == "host":  # pairings that failed lately, each while it lasts (issue 36)
+            now = self.host.clock()
+            problems = self.problems.current(now)
+            if problems:
+                extra.insert(0, h("p", "Live connection problem: " + "; ".join(problems) + ". " + live.HOST_NO_CONNECTION,
+                                  cls="error", role="alert", id="live-problem"))
         if self.role == "host" and self.table is not None:
             if s is None:
                 return h("div", id="live-panel-box", hidden=True)
@@ -520,7 +695,11 @@ class LiveBrowser:
             return self.folded(panel, *extra)
         if self.role == "guest" and self.guest is not None:
             connected = self.guest.host_peer is not None and s is not None
-            return self.folded(live.render_guest_panel(self.guest, connected, self.failed, self.on, self.no_webrtc), *extra)
+            problem = live.guest_problem(self.relays_up, self.problems.pairing_failed)
+            return self.folded(live.render_guest_panel(self.guest, connected, self.failed and not connected, self.on,
+                                                       self.no_webrtc, problem, self.confirm_relays), *extra)
+        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere:
+            return h("div", live.render_elsewhere_panel(), id="live-panel-box", cls="live-start")  # issue 36
         if s is None or s.mode != "host":
             return h("div", id="live-panel-box", hidden=True)
         return h(

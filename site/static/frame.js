@@ -32,9 +32,54 @@ export function saveBlob(blob, filename) {
   return blob.size;
 }
 
+// One authority per live table (issue 36): the tab that runs a table holds a lock named after
+// its room for the page's life, so a second tab or window of the same table in this browser
+// (site/py/live_browser.py) finds it taken and only shows the game, and the Metagame console
+// (site/py/duel_desk.py) can tell whether a duel's table is open in some tab. `hold` answers
+// true (held now, until the page goes), false (another tab holds it); both answer null where
+// the browser has no Web Locks (every browser that runs the engine has them on a secure page,
+// and a table needs a secure page anyway, for its signing key): nothing is checked there.
+window.conquestTableLock = {
+  hold(name) {
+    const locks = navigator.locks;
+    if (!locks || !locks.request) return Promise.resolve(null);
+    return new Promise((answer) => {
+      locks.request(String(name), { ifAvailable: true }, (lock) => {
+        answer(lock !== null);
+        return lock === null ? null : new Promise(() => {});  // never settles: held while the page lives
+      }).catch(() => answer(null));
+    });
+  },
+  async held(name) {
+    const locks = navigator.locks;
+    if (!locks || !locks.query) return null;
+    try {
+      const state = await locks.query();
+      return (state.held || []).some((lock) => lock.name === String(name));
+    } catch (err) {
+      return null;
+    }
+  },
+};
+
 document.addEventListener("click", (ev) => {
   const btn = ev.target.closest && ev.target.closest(".banner-close");
   if (btn) btn.parentElement.hidden = true;
+});
+
+// "Share…" buttons (issue 36: the host's join link, on a phone): data-share is the URL and
+// data-share-title the title, handed to the system's share sheet as data, never markup. Where
+// the browser has no Web Share API, html lacks data-can-share and the CSS hides the buttons
+// (static/live.css). Cancelling the sheet (AbortError) is not an error.
+if (typeof navigator.share === "function") html.dataset.canShare = "";
+document.addEventListener("click", (ev) => {
+  const btn = ev.target.closest && ev.target.closest("button[data-share]");
+  if (!btn || typeof navigator.share !== "function") return;
+  navigator.share({ title: String(btn.dataset.shareTitle || document.title), url: String(btn.dataset.share) })
+    .catch((err) => {
+      if (err && err.name === "AbortError") return;
+      showBanner("error", "Sharing failed (" + String(err && err.name || err) + "): copy the link instead.");
+    });
 });
 
 // The engine is "starting" until the page's Python says "ready"; any uncaught error before

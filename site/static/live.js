@@ -24,24 +24,57 @@ const SIG_CHARS = 86;  // a P-256 signature: 64 bytes
 
 // Why late joiners could not connect (issue 36). The peer library keeps a pool of 20 offers
 // made when the room opens, and an offer older than 57 s is re-made with an ICE restart
-// before it is sent: it rolls the unanswered offer back first, then offers again. In
-// Chromium a rollback of a connection's first offer takes its data channel out of the
-// next offer: the re-made offer has no m= section at all, so no ICE gathering starts, the
-// offer goes after the library's 15 s gathering wait with nothing to connect to, and the
-// pairing fails. So any guest the host's page had to offer to (half of them: the peer
-// with the smaller id offers) could not join a table more than a minute old.
+// before it is sent: it rolls the unanswered offer back first, then offers again, and waits
+// for the ICE gathering to be complete. Two things went wrong:
+// - In Chromium a rollback of a connection's first offer takes its data channel out of the
+//   next offer: the re-made offer had no m= section at all, so no ICE gathering started, the
+//   offer went after the library's 15 s gathering wait with nothing to connect to, and the
+//   pairing failed. So any guest the host's page had to offer to (the peer with the smaller
+//   id offers: half of them) could not join a table more than a minute old.
+// - Right after the restarted offer is set, the gathering state still reads "complete" (from
+//   the first gathering) until the new gathering starts, so the offer went without its new
+//   candidates. Chromium guests got through anyway (they learn the host's address from its
+//   checks); Firefox guests, whose addresses are hidden behind mDNS names, never did.
 // The remedy, through the library's own `rtcPolyfill` option: a connection that ignores a
-// rollback of its own unanswered first offer. The ICE restart then makes a new offer over
-// the pending one (allowed in "have-local-offer"), with the data channel and fresh
-// candidates, as the library meant. Nothing else rolls back an offer here (no media).
+// rollback of its own unanswered first offer (the ICE restart then offers again over it,
+// allowed in "have-local-offer", with the data channel), and whose restarted offer is set
+// only once its new candidates are gathered (at most ICE_RESTART_MS). Nothing else here
+// rolls back an offer (no media).
+const ICE_RESTART_MS = 10000;
 let keptOffer = null;
 const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extends RTCPeerConnection {
-  setLocalDescription(description) {
+  restartIce() {
+    this.conquestRestarting = true;
+    if (typeof super.restartIce === "function") super.restartIce();
+  }
+
+  async setLocalDescription(description) {
     if (description && description.type === "rollback" && this.signalingState === "have-local-offer"
         && !this.currentRemoteDescription) {
-      return Promise.resolve();
+      return;
     }
-    return description === undefined ? super.setLocalDescription() : super.setLocalDescription(description);
+    const restarted = this.conquestRestarting && description && description.type === "offer";
+    this.conquestRestarting = false;
+    if (!restarted) {
+      return description === undefined ? super.setLocalDescription() : super.setLocalDescription(description);
+    }
+    let started = false;
+    let done = null;
+    const gathered = new Promise((resolve) => {
+      done = resolve;
+      setTimeout(resolve, ICE_RESTART_MS);
+    });
+    const watch = () => {
+      if (this.iceGatheringState === "gathering") started = true;
+      else if (this.iceGatheringState === "complete" && started) done();
+    };
+    this.addEventListener("icegatheringstatechange", watch);
+    try {
+      await super.setLocalDescription(description);
+      await gathered;
+    } finally {
+      this.removeEventListener("icegatheringstatechange", watch);
+    }
   }
 };
 
@@ -58,7 +91,7 @@ const live = {
    *  settings.hostKey (the host: its private JWK text) or settings.hostPub (a guest: the
    *  host's public key from the link). */
   async open(room, password, settings, handlers) {
-    const { joinRoom, selfId } = await import(new URL("nostr.mjs", base()).href);
+    const { joinRoom, selfId, getRelaySockets } = await import(new URL("nostr.mjs", base()).href);
     const config = {
       appId: settings.appId,
       password,
@@ -74,7 +107,11 @@ const live = {
     if (settings.turn) config.turnConfig = [settings.turn];
     const limit = settings.maxChars;
     const r = joinRoom(config, room, {
-      onJoinError: (e) => { console.warn("live: join error", e && e.error); handlers.error(String((e && e.error) || "the room could not be joined")); },
+      // with the peer it is about: the page shows a problem only while it lasts (issue 36)
+      onJoinError: (e) => {
+        console.warn("live: join error", e && e.error);
+        handlers.error(String((e && e.error) || "the room could not be joined"), String((e && e.peerId) || ""));
+      },
     });
     const act = r.makeAction("m");
     const signKey = settings.hostKey
@@ -140,6 +177,8 @@ const live = {
       /** Resolves when every message given to send so far is signed and handed over. */
       flushed: () => Promise.all(Array.from(chains.values())),
       peers: () => Object.keys(r.getPeers()),
+      /** How many of the relays this device is connected to now (what a failure names). */
+      relaysUp: () => Object.values(getRelaySockets()).filter((ws) => ws && ws.readyState === 1).length,
     };
     if (settings.record) {  // tests: what this device sent, and its room (a hostile guest's own sends)
       window.conquestLiveRoom = api;

@@ -482,19 +482,26 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
     seat, plays his turn, and the host's page follows, over WebRTC through the local relay.
     A browser without WebRTC (WebKitGTK as Debian builds it has no RTCPeerConnection; so has
     an iPhone in Lockdown Mode) says so at once, as a guest and as a host, and points to
-    the links way, instead of "no connection yet" after a minute of tries."""
+    the links way, instead of "no connection yet" after a minute of tries.
+    Issue 36: the table is five minutes old when the guest joins (the host's clock set back
+    while it opened: test_live_page.AGEABLE_HOST; the host makes the offer, the side that
+    failed), and the guest's page reloads after its turn and is back at its seat."""
     from live import HOST_NO_WEBRTC, NO_WEBRTC
 
     from tests.browser.test_live_page import device, midgame, ready
 
     settings = json.dumps({"relays": [relay], "iceServers": []})
-    hctx, hw = device(browser, base_url, relay)  # Chromium, told the same relay
+    hctx, hw = device(browser, base_url, relay, ageable=True)  # Chromium, told the same relay
     try:
         host = hw.page
         host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
         ready(host)
+        host.evaluate("() => conquestClockSkew(-5 * 60 * 1000)")
         host.click("#live-start")
         join = host.wait_for_selector("#live-join-url").inner_text()
+        host.wait_for_function("() => !!window.conquestLiveRoom")
+        host.wait_for_timeout(1000)  # the pool's offers are made
+        host.evaluate("() => conquestClockSkew(0)")  # the table is five minutes old now
         # the session's own profile (its pages boot warm; a guest's page stores no game),
         # told the local relay first (no public relay is asked)
         page = main_context.new_page()
@@ -547,6 +554,14 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
         host.wait_for_function(f"() => document.getElementById('wc-panel-inner').dataset.step !== '{step}'",
                                timeout=60_000)
         engine.timings["live-guest-turn"] = round(time.monotonic() - t0, 1)
+        # the guest's page reloads: it finds the table again and is back at Bob's seat
+        t1 = time.monotonic()
+        page.evaluate("() => { setTimeout(() => location.reload(), 0); return true; }")
+        page.wait("() => document.documentElement.dataset.engine !== 'ready'", what="the reload", timeout=30)
+        page.wait_engine()
+        page.wait("() => (document.getElementById('live-status') || {textContent: ''}).textContent.includes('You play Bob')",
+                  what="back at Bob's seat after the reload", timeout=120)
+        engine.timings["live-guest-reload"] = round(time.monotonic() - t1, 1)
         clean(page)
     finally:
         hctx.close()

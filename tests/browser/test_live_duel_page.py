@@ -65,6 +65,11 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
         assert "/play/conquests/?slot=" in table.url
         table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
+        # one way to the table (issue 36): its tab holds the table's lock, so the console says
+        # where it is instead of offering to open a second tab of it
+        expect(console.locator("#mg-duel-table")).to_contain_text("open in its own tab of this browser")
+        assert console.locator("#mg-duel-open").count() == 0
+        shots_at_two_widths(console, f"{SHOTS}/live-duel-console-table-open", "#mg-duel-table")
         # every seat is kept for a named player: the host's tab says whose link each waits for
         expect(table.locator("#live-intro")).to_contain_text("Ann and Bob each open their own link")
         expect(table.locator("#live-intro")).not_to_contain_text("pick a free seat")

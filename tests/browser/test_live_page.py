@@ -6,6 +6,8 @@ relay from the live settings and no STUN server is asked (``iceServers: []``).
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from conquest.core import get_game
@@ -15,13 +17,33 @@ from conquest.session import Match, replay
 from tests.browser.conftest import ENGINE_TIMEOUT_MS, watch
 
 WORLD = get_game("world")
+SHOTS = Path(tempfile.gettempdir()) / "conquest-shots"
+SHOTS.mkdir(exist_ok=True)
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
 
 
-def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900) -> tuple[Any, Any]:
+#: a host page whose table can be made old at once (issue 36): its peer id sorts first, so it
+#: makes the offer to every guest (the side that failed on an old table), and its clock can be
+#: set back while the table opens (``conquestClockSkew(ms)``): the peer library dates its pooled
+#: offers by ``Date.now``, so with the clock right again they are that old. (Not moved on: the
+#: relays' subscriptions are dated by the same clock, and a later one would miss the guests.)
+AGEABLE_HOST = """(() => {
+  const random = Math.random.bind(Math);
+  Math.random = () => random() / 64;
+  const now = Date.now.bind(Date);
+  let skew = 0;
+  Date.now = () => now() + skew;
+  window.conquestClockSkew = (ms) => { skew = ms; return skew; };
+})();"""
+
+
+def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900,
+           ageable: bool = False) -> tuple[Any, Any]:
     ctx = browser.new_context(viewport={"width": width, "height": height})
     settings = json.dumps({"relays": [relay], "iceServers": [], "record": True})
     ctx.add_init_script(f"localStorage.setItem('conquest:live-settings', {json.dumps(settings)});")
+    if ageable:
+        ctx.add_init_script(AGEABLE_HOST)
     page = ctx.new_page()
     return ctx, watch(page, base_url)
 
@@ -179,4 +201,60 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
             assert not w.page_errors, w.page_errors
     finally:
         for c in (hctx, g1ctx, g2ctx):
+            c.close()
+
+
+def test_a_guest_joins_a_table_opened_five_minutes_ago_on_a_phone(browser: Any, base_url: str, relay: str) -> None:
+    """Issue 36: a friend who joins late connects as fast as one who joined at once. The
+    host's page makes the offer and its table is five minutes old (its clock moved on): the
+    peer library then re-makes its pooled offers, which in Chromium came out empty (no data
+    channel, no candidates) and no late guest ever connected. The guest's first screens at
+    360 px: "Joining World Conquest …" from the first frame (never the set-up form), then
+    the seats in view; the seat takes the name she typed, on every device."""
+    hctx, hw = device(browser, base_url, relay, ageable=True)
+    gctx, gw = device(browser, base_url, relay, 360, 740)
+    host, bea = hw.page, gw.page
+    try:
+        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
+        ready(host)
+        host.evaluate("() => conquestClockSkew(-5 * 60 * 1000)")
+        host.click("#live-start")
+        join = host.wait_for_selector("#live-join-url").inner_text()
+        host.wait_for_function("() => !!window.conquestLiveRoom")
+        host.wait_for_timeout(1000)  # the pool's offers are made (about 0.2 s)
+        host.evaluate("() => conquestClockSkew(0)")  # the table is five minutes old now
+        bea.goto(join, wait_until="domcontentloaded")
+        # the first frame: joining, no set-up form (before Python has started)
+        assert bea.evaluate("() => document.documentElement.dataset.engine") != "ready"
+        assert bea.locator("#live-joining").is_visible()
+        assert "Joining World Conquest" in bea.inner_text("#live-joining")
+        assert not bea.locator("#shell-setup").is_visible()
+        ready(bea)
+        assert not bea.locator("#shell-setup").is_visible()
+        bea.fill("#live-name", "Bea")
+        bea.dispatch_event("#live-name", "change")
+        try:
+            bea.wait_for_selector("button[data-take='1']", timeout=60_000)
+        except Exception:
+            raise AssertionError(f"Bea: {bea.inner_text('#live-panel')[:300]} / host: "
+                                 f"{host.inner_text('#live-panel')[:600]}") from None
+        # the host made the offer (its id sorts first): the path that failed on an old table
+        ids = (host.evaluate("() => conquestLiveRoom.self"), bea.evaluate("() => conquestLiveRoom.self"))
+        assert ids[0] < ids[1], ids
+        assert not bea.locator("#live-joining").is_visible()
+        # the seats are in view on the phone, not above the screen
+        bea.wait_for_function("() => { const r = document.querySelector(\"button[data-take='1']\").getBoundingClientRect();"
+                              " return r.top >= 0 && r.bottom <= innerHeight; }", timeout=5_000)
+        bea.screenshot(path=str(SHOTS / "live-guest-seats-360.png"))
+        bea.click("button[data-take='1']")
+        bea.wait_for_function("() => document.getElementById('live-status').textContent.includes('You play Bea')")
+        # Bob's seat is Bea's now: in the host's seats, the game's own state and its sentences
+        host.wait_for_function("() => document.getElementById('live-seats').textContent.includes('Bea')")
+        assert host_save(host)["options"]["seats"][1]["name"] == "Bea"
+        assert "Problem" not in bea.inner_text("#live-panel") and "problem" not in bea.inner_text("#live-panel")
+        for w in (hw, gw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (hctx, gctx):
             c.close()

@@ -217,6 +217,36 @@ def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
     w.assert_clean()
 
 
+def test_open_takes_a_live_join_link_to_its_game_page_here_and_answers_a_room_code(browser, base_url: str) -> None:
+    """Issue 36: a join link pasted into the box opens the game's page on this site (the
+    other origin it names is ignored) with its ``#live=`` fragment; a room code alone gets
+    words. The game page is stubbed (service workers blocked, so the route sees the request):
+    only the navigation is checked, no relay is needed."""
+    from tests.browser.conftest import watch
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    try:
+        w = watch(ctx.new_page(), base_url)
+        w.page.goto(base_url)
+        w.wait_engine()
+        w.page.fill("#open-link-input", " abcd efgh ")
+        w.page.click("#open-link-form button[type=submit]")
+        banner = w.page.locator("#error-banner")
+        banner.wait_for(state="visible")
+        assert "room code alone cannot open the table" in banner.inner_text() and "join link" in banner.inner_text()
+        assert w.page.url == base_url
+        frag = "#live=ABCDEFGH." + "p" * 22 + "." + "K" * 87
+        w.page.route(f"{base_url}play/world/", lambda route: route.fulfill(body="<p>arrived</p>", content_type="text/html"))
+        w.page.fill("#open-link-input", f"  https://elsewhere.example/play/world/{frag}\n")
+        w.page.click("#open-link-form button[type=submit]")
+        w.page.wait_for_url(f"{base_url}play/world/{frag}")
+        assert w.page.inner_text("body") == "arrived"
+        w.forgive_navigation_aborts()
+        w.assert_clean()
+    finally:
+        ctx.close()
+
+
 def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp_path: Path) -> None:
     from tests.browser.conftest import watch
 

@@ -110,6 +110,9 @@ def build_view(game: WorldGame, state: State, player: int | None) -> dict[str, A
 
 
 def _phase_text(state: State) -> str:
+    """Whose turn it is and what they do, in the third person: every device at a live table
+    shows it, so "your" would speak to the wrong person on all but one (issue 36); the page
+    says "your" only to the person acting (``site/games/world.py``, ``prompt``)."""
     who = state.names[state.current] if state.order else ""
     ph = state.phase
     if ph == "order":
@@ -117,16 +120,16 @@ def _phase_text(state: State) -> str:
     if ph == "deal":
         return "Dealing the territories (W3)"
     if ph == "claim":
-        return f"{who}: claim an empty territory (W3)"
+        return f"{who} claims an empty territory (W3)"
     if ph == "setup":
-        return f"{who}: place a troop on one of your territories ({state.reserve[state.current]} left, W3)"
+        return f"{who} places a troop on one of their territories ({state.reserve[state.current]} left, W3)"
     if ph == "reinforce":
-        return f"{who}: place {state.pool} troops (W4)"
+        return f"{who} places {state.pool} troops (W4)"
     if ph == "attack":
-        return f"{who}: attack, fortify or end the turn (W6-W8)"
+        return f"{who} attacks, fortifies or ends the turn (W6-W8)"
     if ph == "defend":
         assert state.battle is not None
-        return f"{state.names[state.owner[state.battle.dst]]}: choose how many dice defend (W6)"
+        return f"{state.names[state.owner[state.battle.dst]]} chooses how many dice defend (W6)"
     if ph == "roll":
         return "Rolling the dice (W9)"
     if ph == "draw":

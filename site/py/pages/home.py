@@ -270,9 +270,28 @@ def open_save(mode: str, save: dict, frag: str | None = None) -> None:
         frame.show_notice(f"Saved “{slot.name}”. Its game cannot be played on this site yet.")
 
 
+def live_link(text: str) -> tuple[str, str] | None:
+    """A live table's join link or room code typed into the box (issue 36): where to go on
+    this site, or what to say; None for a game link. ``live`` (and the shell it imports) is
+    loaded only for text that may be one, so the landing page starts no slower."""
+    if "#live=" not in text and len("".join(text.split())) > 16:
+        return None
+    import live
+
+    return live.pasted_join_link(text, frame.page_url(""), frame.playable_games())
+
+
 def on_link(ev) -> None:
     ev.preventDefault()
     text = str(document.getElementById("open-link-input").value).strip()
+    found = live_link(text)
+    if found is not None:
+        kind, what = found
+        if kind == "open":
+            frame.js.location.assign(what)  # this site's own game page (live.pasted_join_link)
+        else:
+            frame.show_error(what)
+        return
     frag = text.split("#", 1)[1] if "#" in text else text
     try:
         mode, save = parse_fragment(frag)
