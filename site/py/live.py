@@ -84,6 +84,8 @@ class LiveError(ShellError):
 
 # -- codes and links -------------------------------------------------------------------------
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud on a call
+#: the same letters, for the transport (a new table's code is made from its key: codeForKey)
+CODE_ALPHABET = _CODE_ALPHABET
 
 
 def new_table_keys() -> tuple[str, str]:
@@ -222,11 +224,6 @@ def relays_to_confirm(named: Sequence[str] | None, own: Sequence[str]) -> list[s
 # -- a join link pasted into the landing page's box (issue 36) --------------------------------
 #: a join link's page, ``…/play/<game id>/``: only the game id is taken from it, never its origin
 _PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/?$")
-ROOM_CODE_ALONE = (
-    "That is a live table's room code. A room code alone cannot open the table from here: ask the "
-    "host for the join link or its QR code. The code is only what the host's panel shows; the link "
-    "also carries the table's password and key."
-)
 JOIN_LINK_DAMAGED = (
     "That is a live table's join link, but it is incomplete or damaged (a link cut short when it "
     "was copied?). Ask the host to send it again: “Copy the join link” or “Share…” on their page."
@@ -237,17 +234,50 @@ JOIN_LINK_NO_GAME = (
 )
 
 
+def transport_settings(pref: str | None) -> dict[str, Any]:
+    """What the transport (``static/live.js``) is given: the relays (this device's Live
+    settings, else ``live.json``'s), ICE servers, TURN, and the test and benchmark switches,
+    from the stored preference text (anything malformed in it is left out)."""
+    try:
+        raw = load_json(pref or "{}", "preference")
+    except ValueError:
+        raw = {}
+    raw = raw if isinstance(raw, dict) else {}
+    relays = [r for r in raw.get("relays", []) if isinstance(r, str)] or list(SETTINGS["relays"])
+    out: dict[str, Any] = {"appId": SETTINGS["app_id"], "relays": relays[:8], "maxChars": MAX_UPDATE,
+                           "codeAlphabet": _CODE_ALPHABET}
+    for switch in ("trickleIce", "record", "trace"):  # trace: the benchmark's; record: the tests'
+        if raw.get(switch) is True:
+            out[switch] = True
+    ice = raw.get("iceServers")
+    if isinstance(ice, list):
+        out["iceServers"] = [x for x in ice if isinstance(x, dict)]
+    turn = raw.get("turn")
+    if isinstance(turn, dict) and isinstance(turn.get("urls"), str) and turn["urls"]:
+        out["turn"] = {k: str(v) for k, v in turn.items() if k in ("urls", "username", "credential")}
+    return out
+
+
+#: what the landing page says while it asks the relays for a typed room code's table
+LOOKING = "Looking for table {code} on the relays…"
+NOT_FOUND = (
+    "No table answered to the code {code}. Check the code with the host (their live panel shows it), "
+    "and that their page is open with its live table on; or ask for the join link or its QR code."
+)
+
+
 def is_room_code(text: str) -> bool:
     """Whether typed text is a room code alone (any case, spaces anywhere), as the host's
-    panel shows it and people read it aloud: it names the table but cannot open it."""
+    panel shows it and people read it aloud (the landing page then looks its table up)."""
     code = "".join(text.split()).upper()
     return len(code) == int(SETTINGS["room_code_chars"]) and set(code) <= set(_CODE_ALPHABET)
 
 
 def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> tuple[str, str] | None:
     """What the landing page's "Open" does with ``text`` (issue 36): ``("open", url)`` for a
-    live table's join link, ``("say", words)`` for a room code alone or a join link that cannot
-    be opened, None for anything else (it is opened as a game link, as before).
+    live table's join link, ``("code", CODE)`` for a room code alone (the page asks the relays
+    for its table: ``pages/home.py`` ``find_table``), ``("say", words)`` for a join link that
+    cannot be opened, None for anything else (it is opened as a game link, as before).
 
     Why the URL is rebuilt: a pasted link may come from anywhere, and the box must never send
     anyone to another origin. Only the game id is taken from its path (one of ``games``, the
@@ -255,7 +285,7 @@ def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> t
     written again, and the page is ``root`` (this site's, absolute) + ``play/<game id>/``."""
     text = text.strip()
     if is_room_code(text):
-        return "say", ROOM_CODE_ALONE
+        return "code", "".join(text.split()).upper()
     before, sep, frag = text.partition("#")
     if not sep or not frag.startswith(JOIN_PREFIX[1:]):
         return None

@@ -59,6 +59,7 @@ class LiveBrowser:
         self.link_relays: list[str] | None = None
         self.confirm_relays: list[str] = []
         self.tries = 0
+        self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
         self._keep: list[Any] = []
         self.render_waiting = False
         self.intent_sent = False
@@ -79,28 +80,12 @@ class LiveBrowser:
 
     # -- settings ------------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
-        """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN."""
-        try:
-            raw = load_json(self.host.load_pref(SETTINGS_KEY) or "{}", "preference")
-        except ValueError:
-            raw = {}
-        raw = raw if isinstance(raw, dict) else {}
-        relays = [r for r in raw.get("relays", []) if isinstance(r, str)] or list(live.SETTINGS["relays"])
-        if self.role == "guest" and self.link_relays:  # the host's own, from its join link (issue 36)
-            relays = list(self.link_relays)
-        out: dict[str, Any] = {"appId": live.SETTINGS["app_id"], "relays": relays[:8], "maxChars": live.MAX_UPDATE}
-        if raw.get("trickleIce") is True:
-            out["trickleIce"] = True
-        if raw.get("record") is True:  # tests: keep every text received, to check what arrived
-            out["record"] = True
-        if raw.get("trace") is True:  # the benchmark: when each message came and was shown
-            out["trace"] = True
-        ice = raw.get("iceServers")
-        if isinstance(ice, list):
-            out["iceServers"] = [x for x in ice if isinstance(x, dict)]
-        turn = raw.get("turn")
-        if isinstance(turn, dict) and isinstance(turn.get("urls"), str) and turn["urls"]:
-            out["turn"] = {k: str(v) for k, v in turn.items() if k in ("urls", "username", "credential")}
+        """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN
+        (:func:`live.transport_settings`); a guest whose join link names its host's own relays
+        uses those (issue 36)."""
+        out = live.transport_settings(self.host.load_pref(SETTINGS_KEY))
+        if self.role == "guest" and self.link_relays:
+            out["relays"] = list(self.link_relays)
         return out
 
     def save_settings(self, relays_text: str, turn_url: str, turn_user: str, turn_pass: str) -> None:
@@ -210,6 +195,19 @@ class LiveBrowser:
         self.claiming = True
         self._spawn(self._claim(code, password, stored, then))
 
+    async def _new_table(self, code: str, password: str) -> tuple[str, Any]:
+        """A new table's signing key first, and its room code made from the key
+        (``conquestLive.codeForKey``): a friend who has only the code, typed on the landing
+        page, can then check that the table answering it is this one (issue 36). Where no key
+        can be made the random code stays (``_start_host`` then says why there is no table)."""
+        try:
+            pair = await js.window.conquestLive.newHostKey()
+            key = {"private": str(pair.private), "public": str(pair.public)}
+            code = str(await js.window.conquestLive.codeForKey(key["public"], live.CODE_ALPHABET))
+        except Exception:  # noqa: BLE001 - no WebCrypto (an insecure page): said by _start_host
+            return code, None
+        return code, {"code": code, "password": password, "devices": [], "key": key}
+
     async def _claim(self, code: str, password: str, stored: Any, then: Any) -> None:
         """Issue 36, one authority per table: a second tab or window of this table in this
         browser (a duplicated tab, the Metagame console's link clicked again) must not become
@@ -218,6 +216,8 @@ class LiveBrowser:
         page's life; a tab that finds it taken opens no room and only shows the game
         (``_show_only``). Where the browser has no Web Locks (none that runs the engine on a
         secure page, and a table needs one for its signing key) the table opens as before."""
+        if stored is None:
+            code, stored = await self._new_table(code, password)
         try:
             got = await js.window.conquestTableLock.hold(live.table_lock(code))
             held = None if dom.nullish(got) else bool(got)
@@ -262,6 +262,25 @@ class LiveBrowser:
         self.runner.render()
         await self._open()
         await self._make_qr()
+        await self._open_lobby()
+
+    async def _open_lobby(self) -> None:
+        """Where a friend with only the room code finds this table (issue 36): a second room
+        named by the code, answering the game and the join fragment. Only for a code made
+        from this table's key (older tables and the Metagame's duel tables, made before their
+        key, are joined by their links)."""
+        table = self.table
+        if table is None or table.host_key is None or self.lobby is not None:
+            return
+        try:
+            code = str(await js.window.conquestLive.codeForKey(table.host_key["public"], live.CODE_ALPHABET))
+            if code != self.code:
+                return
+            url = self.join_url()
+            info = json.dumps({"game": self.shell.game.id, "fragment": url[url.index("#"):]})
+            self.lobby = await js.window.conquestLive.lobby(self.code, to_js(self.settings(), dict_converter=js.Object.fromEntries), info)
+        except Exception as exc:  # noqa: BLE001 - the link and the QR code still work
+            js.console.warn(f"live lobby: {exc}")
 
     def _store_table(self, obj: Any) -> None:
         s = self.shell.session
@@ -524,7 +543,9 @@ class LiveBrowser:
                 self.host.save_pref(TABLE_KEY + s.slot_id, "")
             if self.room is not None:
                 self.room.leave()
-            self.table, self.room, self.role, self.qr = None, None, None, None
+            if self.lobby is not None:
+                self.lobby.leave()
+            self.table, self.room, self.role, self.qr, self.lobby = None, None, None, None, None
         elif what == "seat" and self.table is not None:
             seat, value = int(args[0]), str(args[1])
             if value.startswith("bot:"):

@@ -78,6 +78,17 @@ const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extend
   }
 };
 
+// the lobby's room: named by the room code (issue 36)
+const LOBBY_PREFIX = "lobby-";
+const lobbyConfig = (code, settings) => {
+  const config = { appId: settings.appId, password: "conquest-lobby-" + code, relayConfig: { urls: Array.from(settings.relays) } };
+  if (settings.iceServers) config.rtcConfig = { iceServers: Array.from(settings.iceServers) };
+  if (settings.trickleIce !== true) config.trickleIce = false;
+  if (settings.turn) config.turnConfig = [settings.turn];
+  if (typeof RTCPeerConnection === "function") config.rtcPolyfill = keptOfferConnection();
+  return config;
+};
+
 const live = {
   /** A new key pair for a host: {private: JWK text, public: raw key, base64url}. */
   async newHostKey() {
@@ -186,6 +197,62 @@ const live = {
       api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
     }
     return api;
+  },
+
+  /** The room code of a table whose signing key is `pub` (issue 36): 8 letters of the code
+   *  alphabet from the SHA-256 of the raw key, so a code typed on the landing page can be
+   *  checked against the key of the table that answers it (a peer posing as the host would
+   *  need a key whose hash starts with the same 40 bits). */
+  async codeForKey(pub, alphabet) {
+    if (typeof alphabet !== "string" || alphabet.length !== 32) throw new Error("a 32-letter alphabet");
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", unb64u(pub)));
+    let bits = 0n;
+    for (const b of digest.slice(0, 5)) bits = (bits << 8n) | BigInt(b);
+    let code = "";
+    for (let i = 7; i >= 0; i--) code += alphabet[Number((bits >> BigInt(5 * i)) & 31n)];
+    return code;
+  },
+
+  /** The host's lobby (issue 36): a second room named by the room code alone, where the
+   *  host's page tells any device that asks the table's game and join fragment (`info`, a
+   *  JSON text). Anyone who knows the code may ask (it is read aloud on a call); the
+   *  answer is checked by the asking device against the code (codeForKey). */
+  async lobby(code, settings, info) {
+    const { joinRoom } = await import(new URL("nostr.mjs", base()).href);
+    const config = lobbyConfig(code, settings);
+    const r = joinRoom(config, LOBBY_PREFIX + code, { onJoinError: () => {} });
+    const act = r.makeAction("j");
+    r.onPeerJoin = (id) => { act.send(info, { target: id }).catch(() => {}); };
+    window.addEventListener("pagehide", () => r.leave());
+    return { leave: () => r.leave() };
+  },
+
+  /** A device with only the room code: ask the lobby for the table, take the first answer
+   *  whose host key gives this code and whose fragment names it (anything else is dropped),
+   *  or null after `waitMs`. Returns {game, fragment} as data. settings.codeAlphabet: the
+   *  code's letters (site/py/live.py, the one place they are written). */
+  async lookup(code, settings, waitMs) {
+    const { joinRoom } = await import(new URL("nostr.mjs", base()).href);
+    const r = joinRoom(lobbyConfig(code, settings), LOBBY_PREFIX + code, { onJoinError: () => {} });
+    const act = r.makeAction("j");
+    try {
+      return await new Promise((resolve) => {
+        setTimeout(() => resolve(null), waitMs);
+        act.onMessage = async (data) => {
+          if (typeof data !== "string" || data.length > 2000) return;
+          let info = null;
+          try { info = JSON.parse(data); } catch (e) { return; }
+          if (!info || typeof info.game !== "string" || typeof info.fragment !== "string") return;
+          const parts = info.fragment.split("&")[0].split(".");
+          if (parts[0] !== "#live=" + code || parts.length < 3 || parts[2].length !== 87) return;
+          try {
+            if (await live.codeForKey(parts[2], settings.codeAlphabet) === code) resolve({ game: info.game, fragment: info.fragment });
+          } catch (e) { /* not a key */ }
+        };
+      });
+    } finally {
+      r.leave();
+    }
   },
 
   /** The QR code of `text` as rows of "0"/"1" (drawn by Python as SVG). */

@@ -258,3 +258,35 @@ def test_a_guest_joins_a_table_opened_five_minutes_ago_on_a_phone(browser: Any, 
     finally:
         for c in (hctx, gctx):
             c.close()
+
+
+def test_a_friend_types_the_room_code_on_the_landing_page(browser: Any, base_url: str, relay: str) -> None:
+    """Issue 36: the code the host's panel shows in large letters, typed on the landing page
+    in lower case with a space, finds the table (the host's lobby answers its game and join
+    fragment; the code is made from the table's key, so the answer is checked against it)
+    and the page goes to the table's join link on this site."""
+    hctx, hw = device(browser, base_url, relay)
+    gctx, gw = device(browser, base_url, relay, 360, 740)
+    host, bea = hw.page, gw.page
+    try:
+        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
+        ready(host)
+        host.click("#live-start")
+        join = host.wait_for_selector("#live-join-url").inner_text()
+        code = host.inner_text("#live-code")
+        assert host.evaluate("(k) => conquestLive.codeForKey(k, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')",
+                             join.split("#live=")[1].split("&")[0].split(".")[2]) == code
+        bea.goto(base_url)
+        ready(bea)
+        bea.fill("#open-link-input", f" {code[:4].lower()} {code[4:].lower()} ")
+        bea.click("#open-link-form button[type=submit]")
+        bea.wait_for_url("**/play/world/#live=" + code + ".*", timeout=60_000)
+        assert bea.url == join
+        ready(bea)
+        bea.wait_for_selector("button[data-take='1']", timeout=60_000)
+        for w in (hw, gw):
+            w.forgive_navigation_aborts()
+            assert not w.page_errors, w.page_errors
+    finally:
+        for c in (hctx, gctx):
+            c.close()

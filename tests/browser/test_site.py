@@ -217,11 +217,11 @@ def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
     w.assert_clean()
 
 
-def test_open_takes_a_live_join_link_to_its_game_page_here_and_answers_a_room_code(browser, base_url: str) -> None:
+def test_open_takes_a_live_join_link_to_its_game_page_here(browser, base_url: str) -> None:
     """Issue 36: a join link pasted into the box opens the game's page on this site (the
-    other origin it names is ignored) with its ``#live=`` fragment; a room code alone gets
-    words. The game page is stubbed (service workers blocked, so the route sees the request):
-    only the navigation is checked, no relay is needed."""
+    other origin it names is ignored) with its ``#live=`` fragment. The game page is stubbed
+    (service workers blocked, so the route sees the request): only the navigation is checked,
+    no relay is needed (a typed room code: test_live_page.py, over the local relay)."""
     from tests.browser.conftest import watch
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
@@ -229,12 +229,6 @@ def test_open_takes_a_live_join_link_to_its_game_page_here_and_answers_a_room_co
         w = watch(ctx.new_page(), base_url)
         w.page.goto(base_url)
         w.wait_engine()
-        w.page.fill("#open-link-input", " abcd efgh ")
-        w.page.click("#open-link-form button[type=submit]")
-        banner = w.page.locator("#error-banner")
-        banner.wait_for(state="visible")
-        assert "room code alone cannot open the table" in banner.inner_text() and "join link" in banner.inner_text()
-        assert w.page.url == base_url
         frag = "#live=ABCDEFGH." + "p" * 22 + "." + "K" * 87
         w.page.route(f"{base_url}play/world/", lambda route: route.fulfill(body="<p>arrived</p>", content_type="text/html"))
         w.page.fill("#open-link-input", f"  https://elsewhere.example/play/world/{frag}\n")

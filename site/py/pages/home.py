@@ -7,6 +7,7 @@ address bar until it is safely stored (with storage full, the link is the game).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import frame
 from frame import append, clear, el, on
@@ -281,7 +282,42 @@ def live_link(text: str) -> tuple[str, str] | None:
     return live.pasted_join_link(text, frame.page_url(""), frame.playable_games())
 
 
-def on_link(ev) -> None:
+async def find_table(code: str) -> None:
+    """A room code typed in the box (issue 36): ask the relays for the table it names (the
+    host's lobby, ``static/live.js``), which answers its game and join fragment; the answer
+    is taken only if the table's key gives this code, and its link is checked and rebuilt
+    on this site (:func:`live.pasted_join_link`) before the page goes there."""
+    import live
+
+    frame.show_notice(live.LOOKING.format(code=code))
+    settings = live.transport_settings(frame.js.localStorage.getItem("conquest:live-settings"))
+    try:
+        from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+        found = await frame.js.window.conquestLive.lookup(
+            code, to_js(settings, dict_converter=frame.js.Object.fromEntries), LOOKUP_MS)
+    except Exception as exc:  # noqa: BLE001 - no WebRTC, no relay: said, nothing else changes
+        frame.show_error(live.NOT_FOUND.format(code=code) + f" ({frame.why(exc)})")
+        return
+    if found is None or str(found) == "null" or frame.nullish(found):
+        frame.show_error(live.NOT_FOUND.format(code=code))
+        return
+    link = live.pasted_join_link(f"play/{str(found.game)[:40]}/{str(found.fragment)[:1500]}",
+                                 frame.page_url(""), frame.playable_games())
+    if link is None or link[0] != "open":
+        frame.show_error(live.NOT_FOUND.format(code=code))
+        return
+    frame.js.location.assign(link[1])
+
+
+#: how long the landing page waits for a table to answer a typed room code
+LOOKUP_MS = 20_000
+
+
+def on_link(ev) -> Any:
+    """Synchronous up to ``preventDefault`` (an async handler would run after the form's own
+    submit had reloaded the page); a room code's lookup is returned as a coroutine, which
+    :func:`frame.on` runs."""
     ev.preventDefault()
     text = str(document.getElementById("open-link-input").value).strip()
     found = live_link(text)
@@ -289,6 +325,8 @@ def on_link(ev) -> None:
         kind, what = found
         if kind == "open":
             frame.js.location.assign(what)  # this site's own game page (live.pasted_join_link)
+        elif kind == "code":
+            return find_table(what)
         else:
             frame.show_error(what)
         return
