@@ -488,20 +488,13 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
     failed), and the guest's page reloads after its turn and is back at its seat."""
     from live import HOST_NO_WEBRTC, NO_WEBRTC
 
-    from tests.browser.test_live_page import device, midgame, ready
+    from tests.browser.test_live_page import device, midgame, open_table
 
     settings = json.dumps({"relays": [relay], "iceServers": []})
     hctx, hw = device(browser, base_url, relay, ageable=True)  # Chromium, told the same relay
     try:
         host = hw.page
-        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        ready(host)
-        host.evaluate("() => conquestClockSkew(-5 * 60 * 1000)")
-        host.click("#live-start")
-        join = host.wait_for_selector("#live-join-url").inner_text()
-        host.wait_for_function("() => !!window.conquestLiveRoom")
-        host.wait_for_timeout(1000)  # the pool's offers are made
-        host.evaluate("() => conquestClockSkew(0)")  # the table is five minutes old now
+        join = open_table(host, base_url, minutes_old=5)
         # the session's own profile (its pages boot warm; a guest's page stores no game),
         # told the local relay first (no public relay is asked)
         page = main_context.new_page()

@@ -37,6 +37,23 @@ AGEABLE_HOST = """(() => {
 })();"""
 
 
+def open_table(host: Any, base_url: str, minutes_old: int = 0) -> str:
+    """The host's page opens a World table between Ann, Bob and Cy (midgame) and plays live;
+    ``minutes_old``: made that old at once (an ``ageable`` host's clock set back while the
+    table opens). Returns the join link."""
+    host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
+    ready(host)
+    if minutes_old:
+        host.evaluate(f"() => conquestClockSkew(-{minutes_old} * 60 * 1000)")
+    host.click("#live-start")
+    join = str(host.wait_for_selector("#live-join-url").inner_text())
+    if minutes_old:
+        host.wait_for_function("() => !!window.conquestLiveRoom")
+        host.wait_for_timeout(1000)  # the pool's offers are made (about 0.2 s)
+        host.evaluate("() => conquestClockSkew(0)")  # the table is that old now
+    return join
+
+
 def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900,
            ageable: bool = False) -> tuple[Any, Any]:
     ctx = browser.new_context(viewport={"width": width, "height": height})
@@ -215,14 +232,7 @@ def test_a_guest_joins_a_table_opened_five_minutes_ago_on_a_phone(browser: Any, 
     gctx, gw = device(browser, base_url, relay, 360, 740)
     host, bea = hw.page, gw.page
     try:
-        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        ready(host)
-        host.evaluate("() => conquestClockSkew(-5 * 60 * 1000)")
-        host.click("#live-start")
-        join = host.wait_for_selector("#live-join-url").inner_text()
-        host.wait_for_function("() => !!window.conquestLiveRoom")
-        host.wait_for_timeout(1000)  # the pool's offers are made (about 0.2 s)
-        host.evaluate("() => conquestClockSkew(0)")  # the table is five minutes old now
+        join = open_table(host, base_url, minutes_old=5)
         bea.goto(join, wait_until="domcontentloaded")
         # the first frame: joining, no set-up form (before Python has started)
         assert bea.evaluate("() => document.documentElement.dataset.engine") != "ready"
@@ -269,10 +279,7 @@ def test_a_friend_types_the_room_code_on_the_landing_page(browser: Any, base_url
     gctx, gw = device(browser, base_url, relay, 360, 740)
     host, bea = hw.page, gw.page
     try:
-        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        ready(host)
-        host.click("#live-start")
-        join = host.wait_for_selector("#live-join-url").inner_text()
+        join = open_table(host, base_url)
         code = host.inner_text("#live-code")
         assert host.evaluate("(k) => conquestLive.codeForKey(k, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')",
                              join.split("#live=")[1].split("&")[0].split(".")[2]) == code
