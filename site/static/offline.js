@@ -92,6 +92,10 @@ async function standalone(root) {
     for (const m of text.matchAll(/(?:from\s*|import\s*\(?\s*)"(\.\/[^"]+)"/g)) await addModule(new URL(m[1], url).href);
     return name;
   };
+  // classic scripts with a src (static/joining.js: a join link's first frame, issue 36) are
+  // for live play, which a copy on disk never does: left out, with the class they may have set
+  for (const s of doc.querySelectorAll("script[src]:not([type])")) s.remove();
+  doc.documentElement.classList.remove("is-joining");
   const run = [];
   for (const s of doc.querySelectorAll("script[type=module][src]")) {
     run.push(await addModule(at(s.getAttribute("src"))));
