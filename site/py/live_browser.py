@@ -60,6 +60,7 @@ class LiveBrowser:
         self.confirm_relays: list[str] = []
         self.tries = 0
         self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
+        self.room_relays: list[str] | None = None  # the relays the room was last opened on
         self._keep: list[Any] = []
         self.render_waiting = False
         self.intent_sent = False
@@ -291,7 +292,9 @@ class LiveBrowser:
         key = self.table.host_key if self.table is not None else None
         if key is None:
             return ""
-        relays = self.settings()["relays"]
+        # the relays the room was opened on (settings saved since apply to the next table);
+        # read once there, not from storage at every render of the panel
+        relays = self.room_relays if self.room_relays is not None else self.settings()["relays"]
         own = live.relays_fragment(relays) if list(relays) != list(live.SETTINGS["relays"]) else ""
         return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}{own}"
 
@@ -319,6 +322,7 @@ class LiveBrowser:
             "error": self._proxy(self._on_error),
         }
         settings = self.settings()
+        self.room_relays = list(settings["relays"])
         if self.table is not None and self.table.host_key is not None:
             settings["hostKey"] = self.table.host_key["private"]
         elif self.role == "guest":

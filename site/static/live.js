@@ -80,14 +80,20 @@ const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extend
 
 // the lobby's room: named by the room code (issue 36)
 const LOBBY_PREFIX = "lobby-";
-const lobbyConfig = (code, settings) => {
-  const config = { appId: settings.appId, password: "conquest-lobby-" + code, relayConfig: { urls: Array.from(settings.relays) } };
+// The peer library's settings for a room (the table's or its lobby's), from the page's.
+const roomConfig = (password, settings) => {
+  const config = { appId: settings.appId, password, relayConfig: { urls: Array.from(settings.relays) } };
   if (settings.iceServers) config.rtcConfig = { iceServers: Array.from(settings.iceServers) };
+  // the peer library's own hook for the connection class: see KeptOfferConnection
+  if (typeof RTCPeerConnection === "function") config.rtcPolyfill = keptOfferConnection();
+  // candidates inside the offer and answer: fewer notes through the relays, and a pairing
+  // that does not depend on every trickled candidate arriving in time
+  // (a setting; tried here: with trickling, a busy host page often failed to pair)
   if (settings.trickleIce !== true) config.trickleIce = false;
   if (settings.turn) config.turnConfig = [settings.turn];
-  if (typeof RTCPeerConnection === "function") config.rtcPolyfill = keptOfferConnection();
   return config;
 };
+const lobbyConfig = (code, settings) => roomConfig("conquest-lobby-" + code, settings);
 
 const live = {
   /** A new key pair for a host: {private: JWK text, public: raw key, base64url}. */
@@ -103,19 +109,7 @@ const live = {
    *  host's public key from the link). */
   async open(room, password, settings, handlers) {
     const { joinRoom, selfId, getRelaySockets } = await import(new URL("nostr.mjs", base()).href);
-    const config = {
-      appId: settings.appId,
-      password,
-      relayConfig: { urls: Array.from(settings.relays) },
-    };
-    if (settings.iceServers) config.rtcConfig = { iceServers: Array.from(settings.iceServers) };
-    // the peer library's own hook for the connection class: see KeptOfferConnection
-    if (typeof RTCPeerConnection === "function") config.rtcPolyfill = keptOfferConnection();
-    // candidates inside the offer and answer: fewer notes through the relays, and a pairing
-    // that does not depend on every trickled candidate arriving in time
-    // (a setting; tried here: with trickling, a busy host page often failed to pair)
-    if (settings.trickleIce !== true) config.trickleIce = false;
-    if (settings.turn) config.turnConfig = [settings.turn];
+    const config = roomConfig(password, settings);
     const limit = settings.maxChars;
     const r = joinRoom(config, room, {
       // with the peer it is about: the page shows a problem only while it lasts (issue 36)
