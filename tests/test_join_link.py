@@ -31,24 +31,26 @@ SITE = Path(__file__).resolve().parent.parent / "site"
 
 
 def test_a_join_link_opens_its_game_page_on_this_site_with_its_fragment() -> None:
-    want = ("open", f"{ROOT}play/world/{FRAG}")
+    # on the game's guest page (issue 37: a guest device boots no engine), whichever page it named
+    want = ("open", f"{ROOT}play/world/guest/{FRAG}")
     for text in (f"{ROOT}play/world/{FRAG}", f"  {ROOT}play/world/{FRAG}\n", f"play/world/{FRAG}",
-                 f"/conquest/play/world{FRAG}", f"{ROOT}play/world/?slot=x{FRAG}"):
+                 f"/conquest/play/world{FRAG}", f"{ROOT}play/world/?slot=x{FRAG}", f"{ROOT}play/world/guest/{FRAG}",
+                 f"{ROOT}play/world/guest{FRAG}"):
         assert pasted_join_link(text, ROOT, GAMES) == want, text
     # a seat's own link keeps its seat key
     seat = seat_fragment("ABCDEFGH", "p" * 22, KEY, "s" * 20)
-    assert pasted_join_link(f"{ROOT}play/reign/{seat}", ROOT, GAMES) == ("open", f"{ROOT}play/reign/{seat}")
+    assert pasted_join_link(f"{ROOT}play/reign/{seat}", ROOT, GAMES) == ("open", f"{ROOT}play/reign/guest/{seat}")
     # a host's own relays travel on; a relays part that is not valid is dropped (the guest's own are used)
     own = FRAG + relays_fragment(["wss://relay.example.org"])
-    assert pasted_join_link(f"play/world/{own}", ROOT, GAMES) == ("open", f"{ROOT}play/world/{own}")
-    assert pasted_join_link(f"play/world/{FRAG}&relays=<b>", ROOT, GAMES) == ("open", f"{ROOT}play/world/{FRAG}")
+    assert pasted_join_link(f"play/world/{own}", ROOT, GAMES) == ("open", f"{ROOT}play/world/guest/{own}")
+    assert pasted_join_link(f"play/world/{FRAG}&relays=<b>", ROOT, GAMES) == ("open", f"{ROOT}play/world/guest/{FRAG}")
 
 
 def test_a_join_link_of_another_origin_opens_on_this_one_never_there() -> None:
     for text in (f"https://evil.example/play/world/{FRAG}", f"javascript:alert(1)//play/world/{FRAG}",
                  f"//evil.example/x/play/world/{FRAG}"):
         kind, url = pasted_join_link(text, ROOT, GAMES) or ("", "")
-        assert (kind, url) == ("open", f"{ROOT}play/world/{FRAG}"), text
+        assert (kind, url) == ("open", f"{ROOT}play/world/guest/{FRAG}"), text
 
 
 def test_a_join_link_that_cannot_be_opened_says_why() -> None:

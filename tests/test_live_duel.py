@@ -99,7 +99,7 @@ def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() ->
     assert record["reserved"] == {"0": record["devices"][0]["token"], "1": record["devices"][1]["token"]}
     links = {s: text(find(box, f"#mg-live-url-{s}")) for s in (0, 1)}
     for s, d in enumerate(record["devices"]):
-        assert links[s].startswith("http://127.0.0.1:8000/play/conquests/#live=")
+        assert links[s].startswith("http://127.0.0.1:8000/play/conquests/guest/#live=")
         assert seat_key(links[s]) == d["token"]
         assert find(box, f"#mg-live-copy-{s}").attrs["data-copy"] == links[s]
     watch = text(find(box, "#mg-live-url-watch"))

@@ -238,7 +238,7 @@ class DuelDesk:
             return code, [], ""
         if live.parse_join_fragment(live.join_fragment(code, password, host_key)) is None:
             return None
-        page = f"{site_base(self.host.page_url())}{t['game']}/"
+        page = live.guest_page(f"{site_base(self.host.page_url())}{t['game']}/")  # guests boot no engine (issue 37)
         try:  # the players as the duel names its seats (a device may call itself otherwise)
             names = [str(x.get("name", "")) for x in self.host.store.open(t["slot"])["options"]["seats"]]
         except (ConquestError, KeyError, TypeError, AttributeError):

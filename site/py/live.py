@@ -114,6 +114,22 @@ def join_fragment(code: str, password: str, host_key: str) -> str:
     return f"{JOIN_PREFIX}{code}.{password}.{host_key}"
 
 
+#: a game's guest page, under its play page (issue 37): the same page without the engine
+GUEST_DIR = "guest/"
+
+
+def guest_page(page_url: str) -> str:
+    """The guest page of the game whose play page is ``page_url`` (``…/play/<game>/`` ->
+    ``…/play/<game>/guest/``): where join links lead, so a guest device boots no engine.
+    (A join link to the play page itself goes there too: ``static/joining.js``.)"""
+    base = page_url.split("#", 1)[0].split("?", 1)[0]
+    if base.endswith("index.html"):
+        base = base[: -len("index.html")]
+    if not base.endswith("/"):
+        base += "/"
+    return base if base.endswith("/" + GUEST_DIR) else base + GUEST_DIR
+
+
 def seat_fragment(code: str, password: str, host_key: str, seat_key: str) -> str:
     """A join link's fragment for one seat: the device that opens it is the device the
     host's table already seats there (the seat key is that device's token,
@@ -223,7 +239,7 @@ def relays_to_confirm(named: Sequence[str] | None, own: Sequence[str]) -> list[s
 
 # -- a join link pasted into the landing page's box (issue 36) --------------------------------
 #: a join link's page, ``…/play/<game id>/``: only the game id is taken from it, never its origin
-_PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/?$")
+_PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/(?:guest/?)?$|(?:^|/)play/([a-z0-9_-]{1,40})$")
 JOIN_LINK_DAMAGED = (
     "That is a live table's join link, but it is incomplete or damaged (a link cut short when it "
     "was copied?). Ask the host to send it again: “Copy the join link” or “Share…” on their page."
@@ -282,7 +298,8 @@ def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> t
     Why the URL is rebuilt: a pasted link may come from anywhere, and the box must never send
     anyone to another origin. Only the game id is taken from its path (one of ``games``, the
     site's), the fragment is checked (:func:`parse_join_fragment`, :func:`link_relays`) and
-    written again, and the page is ``root`` (this site's, absolute) + ``play/<game id>/``."""
+    written again, and the page is ``root`` (this site's, absolute) + ``play/<game id>/guest/``
+    (the game's guest page, issue 37)."""
     text = text.strip()
     if is_room_code(text):
         return "code", "".join(text.split()).upper()
@@ -294,12 +311,13 @@ def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> t
     if keys is None:
         return "say", JOIN_LINK_DAMAGED
     found = _PLAY_PATH.search(before.split("?", 1)[0])
-    if found is None or found.group(1) not in games:
+    gid = None if found is None else (found.group(1) or found.group(2))
+    if gid is None or gid not in games:
         return "say", JOIN_LINK_NO_GAME
     seat = parse_seat_key(fragment)
     clean = seat_fragment(*keys, seat) if seat else join_fragment(*keys)
     clean += relays_fragment(link_relays(fragment) or [])  # the host's own relays, if valid
-    return "open", f"{root.rstrip('/')}/play/{found.group(1)}/{clean}"
+    return "open", f"{guest_page(root.rstrip('/') + '/play/' + gid + '/')}{clean}"
 
 
 # -- messages --------------------------------------------------------------------------------
@@ -1574,6 +1592,24 @@ def render_elsewhere_panel() -> Node:
         h("p", ELSEWHERE_RELOAD, cls="muted"),
         id="live-panel-inner", cls="live-panel live-elsewhere",
     )
+
+
+def guest_summary(guest: Guest) -> str:
+    """The folded panel's one line on a guest's device: its seat, or why it has none."""
+    seats, you = guest.meta.get("seats") or [], guest.meta.get("you")
+    if guest.closed:
+        return "Live table: closed by the host"
+    if guest.host_peer is None:
+        return "Live table: not connected"
+    if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], Mapping):
+        return f"Live table: you play {seats[you].get('name', '')}"
+    return "Live table: you are watching"
+
+
+def guest_wants_open(guest: Guest) -> bool:
+    """Whether a guest's folded panel should be open: it needs the person (no seat yet, no
+    connection, a closed table); once seated it folds so the board has the screen."""
+    return guest.closed or guest.host_peer is None or not isinstance(guest.meta.get("you"), int)
 
 
 def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any],

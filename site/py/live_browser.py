@@ -15,6 +15,7 @@ from typing import Any
 import dom
 import js  # type: ignore[import-not-found]
 import live
+import remote
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 from shell import HUMAN, and_list
 from ui import h
@@ -59,6 +60,7 @@ class LiveBrowser:
         self.link_relays: list[str] | None = None
         self.confirm_relays: list[str] = []
         self.tries = 0
+        self.devices: remote.Devices | None = None  # the guest devices' pages (issue 37)
         self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
         self.room_relays: list[str] | None = None  # the relays the room was last opened on
         self._keep: list[Any] = []
@@ -242,6 +244,9 @@ class LiveBrowser:
         self.code, self.password = code, password
         self.table = live.Table(self.shell, self._send_to_peer, code, password)
         self.table.saver = self._store_table
+        # issue 37: this page draws every guest device's page; the table speaks to those pages
+        self.devices = remote.Devices(type(self.runner.page), self.shell.game, self.host, self._send_to_peer)
+        self.devices.attach(self.table)
         if stored is not None:
             self.table.restore(stored)
         self._spawn(self._start_host())
@@ -296,7 +301,7 @@ class LiveBrowser:
         # read once there, not from storage at every render of the panel
         relays = self.room_relays if self.room_relays is not None else self.settings()["relays"]
         own = live.relays_fragment(relays) if list(relays) != list(live.SETTINGS["relays"]) else ""
-        return f"{self.host.page_url()}{live.join_fragment(self.code, self.password, key['public'])}{own}"
+        return f"{live.guest_page(self.host.page_url())}{live.join_fragment(self.code, self.password, key['public'])}{own}"
 
     def _spawn(self, coro: Any) -> None:
         import asyncio
@@ -369,8 +374,8 @@ class LiveBrowser:
         self.intent_sent = False  # what comes from the host is drawn at once
         self.heard += 1
         self.trace("received")
-        if self.table is not None:
-            self.table.receive(peer, text, self.host.clock())
+        if self.table is not None and self.devices is not None:
+            self.devices.receive(peer, text, self.host.clock())
             self.trace("handled")
             self._after_table()
             return
@@ -462,15 +467,15 @@ class LiveBrowser:
 
     def _on_join(self, peer: Any) -> None:
         self.problems.resolved(str(peer))
-        if self.table is not None:
-            self.table.connected(str(peer))
+        if self.devices is not None:
+            self.devices.connected(str(peer))
             self.runner.render()
 
     def _on_leave(self, peer: Any) -> None:
         peer = str(peer)
         self.problems.resolved(peer)
-        if self.table is not None:
-            self.table.disconnected(peer)
+        if self.devices is not None:
+            self.devices.disconnected(peer)
         elif self.guest is not None:
             self.guest.host_left(peer)
             if self.guest.host_peer is None:
@@ -545,11 +550,10 @@ class LiveBrowser:
             s = self.shell.session
             if s is not None and s.slot_id is not None:
                 self.host.save_pref(TABLE_KEY + s.slot_id, "")
-            if self.room is not None:
-                self.room.leave()
-            if self.lobby is not None:
-                self.lobby.leave()
-            self.table, self.room, self.role, self.qr, self.lobby = None, None, None, None, None
+            if self.devices is not None:
+                self.devices.flush_all()  # the devices are told, before the room is left
+            self._spawn(self._leave(self.room, self.lobby))
+            self.table, self.room, self.role, self.qr, self.lobby, self.devices = None, None, None, None, None, None
         elif what == "seat" and self.table is not None:
             seat, value = int(args[0]), str(args[1])
             if value.startswith("bot:"):
@@ -578,6 +582,18 @@ class LiveBrowser:
         elif what == "save-settings":
             f = self.host.form_fields("live-settings-form")
             self.save_settings(f.get("relays", ""), f.get("turn-url", ""), f.get("turn-user", ""), f.get("turn-pass", ""))
+
+    @staticmethod
+    async def _leave(room: Any, lobby: Any) -> None:
+        """Leave the room once what was given to it is signed and sent (the devices' last
+        update says the table is closed), and the lobby."""
+        if room is not None:
+            try:
+                await room.flushed()
+            finally:
+                room.leave()
+        if lobby is not None:
+            lobby.leave()
 
     def _audience_table(self) -> None:
         if self.table is not None:
@@ -664,9 +680,7 @@ class LiveBrowser:
             return (bool(self.error) or bool(self.problems.current(self.host.clock()))
                     or not any(d.connected for d in self.table.devices.values()))
         if self.role == "guest" and self.guest is not None:
-            meta = self.guest.meta
-            return (bool(self.error) or bool(self.confirm_relays) or (self.failed and self.guest.host_peer is None) or self.guest.closed or self.guest.host_peer is None
-                    or not isinstance(meta.get("you"), int))
+            return bool(self.error) or bool(self.confirm_relays) or live.guest_wants_open(self.guest)
         return None
 
     def summary(self) -> str:
@@ -679,18 +693,13 @@ class LiveBrowser:
             return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else
                                                         f"waiting for {and_list(named) if named else 'guests'}")
         if self.guest is not None:
-            seats, you = self.guest.meta.get("seats") or [], self.guest.meta.get("you")
-            if self.guest.closed:
-                return "Live table: closed by the host"
-            if self.no_webrtc:
+            if self.no_webrtc and not self.guest.closed:
                 return "Live table: this browser cannot connect (no WebRTC)"
-            if self.confirm_relays:
+            if self.confirm_relays and not self.guest.closed:
                 return "Live table: the link names relays of its own"
-            if self.failed or self.guest.host_peer is None:
+            if self.failed and not self.guest.closed:
                 return "Live table: not connected"
-            if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], dict):
-                return f"Live table: you play {seats[you].get('name', '')}"
-            return "Live table: you are watching"
+            return live.guest_summary(self.guest)
         return "Live table"
 
     def folded(self, *body: Any) -> Any:

@@ -1,0 +1,296 @@
+"""Guest devices that run no engine (issue 37), in CPython: the host's page draws each
+device's page (``site/py/remote.py``) and sends ui trees and patches; a device fires only
+the handlers it was last sent.
+
+The device here is :class:`WireDevice`: it keeps what the host sent as plain JSON (the
+containers' children, built by the same rules as ``static/guest-dom.js``: whole trees, then
+ops applied in order) and sends events by handler key, as the page in the browser does.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from live import Table, device_token
+from page_host import FakeHost, make_page
+from reign import ReignPage
+from remote import Devices, diff, handlers_of, wire
+from test_live import world_host
+from ui import h
+from world import WorldPage
+
+from conquest.core import get_game
+
+WORLD = get_game("world")
+
+
+# -- a device that only applies what it is sent --------------------------------------------------
+def _at(kids: list[Any], path: list[int]) -> tuple[list[Any], int]:
+    """The list holding the node at ``path`` and its index there."""
+    for i in path[:-1]:
+        kids = kids[i].setdefault("c", [])
+    return kids, path[-1]
+
+
+def apply_ops(containers: dict[str, list[Any]], ops: list[list[Any]]) -> None:
+    for op in ops:
+        kind, cid, path = op[0], op[1], op[2]
+        kids = containers.setdefault(cid, [])
+        if kind == "x":
+            target = kids
+            for i in path:
+                target = target[i].setdefault("c", [])
+            del target[op[3]:]
+            continue
+        holder, i = _at(kids, path)
+        if kind == "r":
+            if i == len(holder):
+                holder.append(op[3])
+            else:
+                holder[i] = op[3]
+        elif kind == "s":
+            holder[i] = op[3]
+        elif kind == "a":
+            holder[i].pop("a", None)
+            holder[i].pop("e", None)
+            holder[i].update({k: v for k, v in (("a", op[3]), ("e", op[4])) if v})
+        elif kind == "p":
+            holder[i]["p"] = op[3]
+
+
+def keys_of(cid: str, kids: list[Any]) -> dict[str, dict[str, Any]]:
+    """Handler key -> the wire node, as the device names them (``dom.py``'s rule)."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def visit(node: Any, path: str) -> None:
+        if isinstance(node, str):
+            return
+        for kind in node.get("e", []):
+            out[f"{cid}/{path}/{kind}"] = node
+        for i, c in enumerate(node.get("c", [])):
+            visit(c, f"{path}.{i}")
+
+    for i, c in enumerate(kids):
+        visit(c, f".{i}")
+    return out
+
+
+def text_of(node: Any) -> str:
+    if isinstance(node, str):
+        return node
+    return "".join(text_of(c) for c in node.get("c", []))
+
+
+class WireDevice:
+    def __init__(self, peer: str) -> None:
+        self.peer = peer
+        self.containers: dict[str, list[Any]] = {}
+        self.n: int | None = None
+        self.inbox: list[dict[str, Any]] = []
+        self.shares = 0
+
+    def take(self, text: str) -> list[dict[str, Any]]:
+        """A message from the host; returns what the device answers."""
+        msg = json.loads(text)
+        self.inbox.append(msg)
+        out: list[dict[str, Any]] = []
+        if msg["t"] == "host":
+            out.append({"t": "open", "device": device_token(), "name": self.peer.title(), "want": None})
+        elif msg["t"] == "ui":
+            if "base" in msg and msg["base"] != self.n:
+                return [{"t": "resync"}]
+            if msg.get("full"):
+                self.containers.update(msg["c"])
+            apply_ops(self.containers, msg.get("ops", []))
+            self.n = msg["n"]
+            if msg.get("share"):
+                self.shares += 1
+                out.append({"t": "share", "share": "a1b2c3"})
+        return out
+
+    def find(self, cid: str, pred: Any) -> tuple[str, dict[str, Any]]:
+        for key, node in keys_of(cid, self.containers.get(cid, [])).items():
+            if pred(key, node):
+                return key, node
+        raise LookupError(cid)
+
+    def text(self, cid: str) -> str:
+        return "".join(text_of(c) for c in self.containers.get(cid, []))
+
+
+class Wire:
+    """The host's Devices and its devices, texts delivered in order by :meth:`run`."""
+
+    def __init__(self, host_shell: Any, host: FakeHost, page_class: Any) -> None:
+        self.host = host
+        self.q: list[tuple[str, str, str]] = []
+        self.devices = Devices(page_class, host_shell.game, host,
+                               lambda peer, text: self.q.append(("host", peer, text)))
+        self.table = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
+        self.devices.attach(self.table)
+        self.ends: dict[str, WireDevice] = {}
+
+    def join(self, peer: str) -> WireDevice:
+        d = WireDevice(peer)
+        self.ends[peer] = d
+        self.devices.connected(peer)
+        self.run()
+        return d
+
+    def send(self, peer: str, msg: dict[str, Any]) -> None:
+        self.q.append((peer, "host", json.dumps(msg)))
+        self.run()
+
+    def run(self) -> None:
+        for _ in range(1000):
+            self.host.run_timers()
+            if not self.q:
+                return
+            while self.q:
+                src, dst, text = self.q.pop(0)
+                if dst == "host":
+                    self.host.advance(120)
+                    self.devices.receive(src, text, self.host.clock())
+                else:
+                    for answer in self.ends[dst].take(text):
+                        self.q.append((dst, "host", json.dumps(answer)))
+        raise AssertionError("the host and its devices never settled")
+
+
+def tap(w: Wire, d: WireDevice, cid: str, pred: Any, kind: str = "click", **fields: Any) -> None:
+    key, node = d.find(cid, lambda k, n: k.endswith("/" + kind) and pred(k, n))
+    w.send(d.peer, {"t": "ev", "k": key, "type": kind, **fields})
+
+
+def attrs(node: Any) -> dict[str, str]:
+    return node.get("a", {})
+
+
+# -- the tests ------------------------------------------------------------------------------------
+def test_wire_and_diff_rebuild_the_same_tree() -> None:
+    old = [h("div", h("p", "a", id="x"), h("button", "Go", on_click=lambda ev: None), "tail", cls="box")]
+    new = [h("div", h("p", "b", id="x"), h("span", "Go"), cls="box wide"), h("input", value="7", on_input=lambda ev: None)]
+    containers = {"c": [wire(n) for n in old]}
+    ops = diff("c", old, new)
+    apply_ops(containers, ops)
+    assert containers["c"] == [wire(n) for n in new]
+    # a text stays a string on the wire: nothing a name holds becomes markup
+    assert wire(h("p", "<script>x</script>"))["c"] == ["<script>x</script>"]
+    assert list(handlers_of("c", new)) == ["c/.1/input"]
+    assert diff("c", new, new) == []
+
+
+def first_option(node: Any) -> str | None:
+    if isinstance(node, str):
+        return None
+    if node.get("g") == "option" and "value" in node.get("a", {}):
+        return node["a"]["value"]
+    for c in node.get("c", []):
+        found = first_option(c)
+        if found is not None:
+            return found
+    return None
+
+
+def test_world_guest_plays_a_turn_from_the_trees_it_is_sent() -> None:
+    shell, host = world_host(deal="on")
+    w = Wire(shell, host, WorldPage)
+    bob = w.join("bob")
+    assert "Free seats" in bob.text("live-panel")
+    tap(w, bob, "live-panel", lambda k, n: attrs(n).get("data-take") == "1")
+    assert "You play Bob" in bob.text("live-panel")
+    assert next(iter(w.table.devices.values())).seat == 1
+    s = shell.session
+    assert s is not None
+    # Ann (the host) plays until it is Bob's move, then Bob plays from his trees alone
+    while s.acting_seat() != 1:
+        assert shell.play(WORLD.legal_actions(s.match.state)[0]), shell.message
+        w.table.sync()
+        w.run()
+    assert "Bob: place a troop" in bob.text("shell-bar")
+    before = len(s.match.log)
+    # a tap on the map (mapboard.js's game-pick) places a troop, as on the host
+    mine = WORLD.legal_actions(s.match.state)[0].t
+    w.send("bob", {"t": "pick", "i": mine})
+    assert len(s.match.log) == before + 1, bob.text("shell-toast")
+    while s.acting_seat() != 1:
+        assert shell.play(WORLD.legal_actions(s.match.state)[0]), shell.message
+        w.table.sync()
+        w.run()
+    # the Choose list: a form whose submit carries the chosen option, typed text with the submit
+    key, form = bob.find("wc-choose", lambda k, n: k.endswith("/submit"))
+    before = len(s.match.log)
+    w.send("bob", {"t": "ev", "k": key, "type": "submit", "f": {"t": first_option(form)}})
+    assert len(s.match.log) == before + 1, bob.text("shell-toast")
+    assert bob.shares >= 1  # the device made its own share of the draws
+    # later messages were patches on the last one, and only when the page changed
+    uis = [m for m in bob.inbox if m["t"] == "ui"]
+    assert uis[0].get("full") and all("full" not in m for m in uis[1:])
+    assert all(m["base"] == m["n"] - 1 for m in uis[1:])
+    # the other seats' cards are never in Bob's trees: each device is drawn from its own view
+    n = len(bob.inbox)
+    w.devices.pages["bob"].changed()
+    w.run()
+    assert len(bob.inbox) == n, bob.inbox[n:]  # nothing changed: nothing sent
+
+
+def test_a_forged_or_stale_handler_is_refused_and_changes_nothing() -> None:
+    shell, host = world_host()
+    w = Wire(shell, host, WorldPage)
+    bob = w.join("bob")
+    s = shell.session
+    assert s is not None
+    n = len(s.match.log)
+    w.send("bob", {"t": "ev", "k": "wc-panel/.0.9.9/click", "type": "click"})
+    assert "no longer on your screen" in bob.text("shell-toast")
+    # the right key with the wrong kind, and fields of the wrong kind or size
+    key, _ = bob.find("live-panel", lambda k, n: k.endswith("/click"))
+    w.send("bob", {"t": "ev", "k": key, "type": "submit"})
+    w.send("bob", {"t": "ev", "k": key, "type": "click", "v": "x" * 5000})
+    w.send("bob", {"t": "ev", "k": key, "type": "click", "f": ["not", "a", "table"]})
+    assert len(s.match.log) == n
+    assert w.devices.pages["bob"].refused == 4
+    # a stranger who never opened a page is answered alone, and nothing else is touched
+    w.ends["eve"] = WireDevice("eve")
+    w.send("eve", {"t": "ev", "k": key, "type": "click"})
+    assert w.ends["eve"].inbox[-1]["t"] == "refused"
+
+
+def find_any(d: WireDevice, pred: Any) -> str:
+    for cid in d.containers:
+        for key, node in keys_of(cid, d.containers[cid]).items():
+            if pred(key, node):
+                return key
+    raise LookupError("no such control")
+
+
+def test_reign_secret_choices_made_at_once_on_two_devices() -> None:
+    shell, _, host = make_page(ReignPage)
+    assert shell.start({"seat-name-0": "Ann", "seat-who-0": "human", "seat-name-1": "Bob", "seat-who-1": "human",
+                        "seat-colour-0": "#e69f00", "seat-colour-1": "#56b4e9"}) is not None, shell.message
+    w = Wire(shell, host, ReignPage)
+    w.table.release(0)  # the host's device keeps no seat: both play on their own
+    ann, bob = w.join("ann"), w.join("bob")
+    tap(w, ann, "live-panel", lambda k, n: attrs(n).get("data-take") == "0")
+    tap(w, bob, "live-panel", lambda k, n: attrs(n).get("data-take") == "1")
+    s = shell.session
+    assert s is not None and shell.game.simultaneous(s.match.state) == (0, 1)
+    n = len(s.match.log)
+    picks = {}
+    for dev, seat in ((bob, 1), (ann, 0)):
+        cards = []
+        for _ in range(2):
+            key = find_any(dev, lambda k, node: k.endswith("/click") and "data-card" in attrs(node)
+                           and attrs(node).get("aria-pressed") == "false")
+            cards.append(key)
+            w.send(dev.peer, {"t": "ev", "k": key, "type": "click"})
+        picks[seat] = cards
+        w.send(dev.peer, {"t": "ev", "k": find_any(dev, lambda k, node: attrs(node).get("id") == "rg-pick-go"), "type": "click"})
+        if seat == 1:
+            # Bob has chosen: both devices say so, and Ann's trees never hold Bob's cards
+            assert s.secret_parts and 1 in s.secret_parts and len(s.match.log) == n
+            assert "Bob has chosen" in ann.text("shell-bar")
+            part = str(s.secret_parts[1])
+            assert part not in json.dumps([m for m in ann.inbox if m["t"] == "ui"])
+    assert len(s.match.log) == n + 1  # both parts joined into one step
+    assert "Bob has chosen" not in ann.text("shell-bar")
