@@ -290,7 +290,22 @@ def plan_pages(inp: Inputs) -> list[Page]:
         pages.append(Page("maps/index.html", "maps.html", {"maps": rendered}, "static"))
     for gid in playable:
         pages.append(Page(f"play/{gid}/index.html", f"games/{gid}.html", game_page_context(inp, gid), play_module(gid)))
+        # issue 37: the same page for a guest device, without the engine (the host draws it)
+        pages.append(Page(f"play/{gid}/guest/index.html", f"games/{gid}.html",
+                          {**game_page_context(inp, gid), "guest": True, "guest_config": guest_config()}, play_module(gid)))
     return pages
+
+
+def guest_config() -> str:
+    """What a guest page's script (``static/guest.js``) needs of ``conquest/data/live.json``
+    (the page runs no Python to read it): the transport's constants and the join link's
+    bounds, as JSON safe inside a ``<script type="application/json">``."""
+    live = load_data("live")
+    conf = {
+        "appId": live["app_id"], "relays": live["relays"], "maxChars": live["max_update_chars"],
+        "maxOut": live["max_message_chars"], "maxName": live["max_name_chars"],
+    }
+    return json.dumps(conf).replace("<", "\\u003c")
 
 
 def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str, bytes]:
@@ -335,7 +350,7 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 csp=CONTENT_SECURITY_POLICY,
                 theme_colour=THEME_COLOUR,
                 site_data_json=site_data,
-                **page.context,
+                **{"guest": False, "live_relays": load_data("live")["relays"], **page.context},
             )
         except jinja2.TemplateError as exc:
             where = getattr(exc, "filename", None) or str(TEMPLATES / page.template)

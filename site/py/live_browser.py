@@ -61,6 +61,7 @@ class LiveBrowser:
         self.confirm_relays: list[str] = []
         self.tries = 0
         self.devices: remote.Devices | None = None  # the guest devices' pages (issue 37)
+        self.relay_room: Any = None  # the same room through the relays alone (issue 37)
         self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
         self.room_relays: list[str] | None = None  # the relays the room was last opened on
         self._keep: list[Any] = []
@@ -342,6 +343,16 @@ class LiveBrowser:
             self.failed = True
             self.runner.render()
             return
+        if self.table is not None and self.relay_room is None:
+            # issue 37: a device without WebRTC joins through the relays alone (its peer ids
+            # start with "r:"); the host answers there too, and posts nothing until one does
+            try:
+                self.relay_room = await js.window.conquestLive.openRelay(
+                    self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
+                    to_js(handlers, dict_converter=js.Object.fromEntries),
+                )
+            except Exception as exc:  # noqa: BLE001 - the direct way still works
+                js.console.warn(f"live relay room: {exc}")
         self.runner.render()
 
     @staticmethod
@@ -521,8 +532,9 @@ class LiveBrowser:
 
     def _send_to_peer(self, peer: str, text: str) -> None:
         self.trace("send")
-        if self.room is not None:
-            self.room.send(peer, text)
+        room = self.relay_room if peer.startswith("r:") else self.room
+        if room is not None:
+            room.send(peer, text)
 
     def _send_to_host(self, text: str) -> None:
         self.trace("send")
@@ -553,7 +565,9 @@ class LiveBrowser:
             if self.devices is not None:
                 self.devices.flush_all()  # the devices are told, before the room is left
             self._spawn(self._leave(self.room, self.lobby))
+            self._spawn(self._leave(self.relay_room, None))
             self.table, self.room, self.role, self.qr, self.lobby, self.devices = None, None, None, None, None, None
+            self.relay_room = None
         elif what == "seat" and self.table is not None:
             seat, value = int(args[0]), str(args[1])
             if value.startswith("bot:"):

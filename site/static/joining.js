@@ -1,5 +1,5 @@
-// A join link (#live=...) shows "Joining <game> ..." from the first frame, never the set-up
-// form (issue 36). Why a classic script of its own: it runs in the head, before the body is
-// parsed and painted, where a module script (frame.js) runs only after parsing. The page's
-// Python takes the class off once the guest is at the table (site/py/live_browser.py).
-if (/^#live=/.test(location.hash)) document.documentElement.classList.add("is-joining");
+// A join link (#live=...) opened on a game's own page goes to the game's guest page (issue
+// 37: a guest device runs no engine; links made before it name the game's page). Why a
+// classic script of its own, first in the head: it runs before anything of the engine is
+// asked for (the head's preloads come after it), so the replaced page fetches nothing more.
+if (/^#live=/.test(location.hash)) location.replace(new URL("guest/" + location.hash, location.href).href);

@@ -80,6 +80,10 @@ const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extend
 
 // the lobby's room: named by the room code (issue 36)
 const LOBBY_PREFIX = "lobby-";
+// the relays-only way (openRelay, issue 37): a text is sent in parts this long (relays bound
+// their notes' size), and each side posts a note every BEAT_MS (presence)
+const RELAY_PART = 24000;
+const BEAT_MS = 5000;
 // The peer library's settings for a room (the table's or its lobby's), from the page's.
 const roomConfig = (password, settings) => {
   const config = { appId: settings.appId, password, relayConfig: { urls: Array.from(settings.relays) } };
@@ -187,6 +191,148 @@ const live = {
     };
     if (settings.record) {  // tests: what this device sent, and its room (a hostile guest's own sends)
       window.conquestLiveRoom = api;
+      const send = api.send;
+      api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
+    }
+    return api;
+  },
+
+  /** The same room through the relays alone (issue 37): for a device without WebRTC
+   *  (WebKitGTK as Debian builds it, an iPhone in Lockdown Mode, some apps' own browsers).
+   *  Same handlers and the same api as open(); peers' ids here start with "r:". What passes
+   *  is encrypted with a key made from the room's password (AES-GCM: a relay sees only that
+   *  notes pass, never the game) and, from the host, signed as over WebRTC. Slower than a
+   *  direct connection and bounded by the relays' own limits: a fallback, not the way. */
+  async openRelay(room, password, settings, handlers) {
+    const { createEvent, subscribe } = await import(new URL("nostr.mjs", base()).href);
+    const self = "r:" + b64u(crypto.getRandomValues(new Uint8Array(9)));
+    const topic = b64u(await crypto.subtle.digest("SHA-256", utf8.encode(settings.appId + "\nrelay\n" + room + "\n" + password)));
+    const aes = await crypto.subtle.importKey("raw", await crypto.subtle.digest("SHA-256", utf8.encode("conquest-relay\n" + password)),
+      { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+    const signKey = settings.hostKey
+      ? await crypto.subtle.importKey("jwk", JSON.parse(settings.hostKey), ECDSA, false, ["sign"]) : null;
+    const verifyKey = settings.hostPub
+      ? await crypto.subtle.importKey("raw", unb64u(settings.hostPub), ECDSA, false, ["verify"]) : null;
+    const limit = settings.maxChars;
+    const sockets = [];
+    const seen = new Set();
+    const heard = new Map();  // peer -> when it was last heard (its notes come every BEAT_MS)
+    const parts = new Map();  // "peer/id" -> {n, got: [], at}
+    let closed = false;
+    let nextId = 0;
+    let sending = Promise.resolve();
+    const bytesB64 = (bytes) => {
+      let s = "";
+      for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+      return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    };
+    const publish = async (note) => {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aes, utf8.encode(JSON.stringify(note))));
+      const event = await createEvent(topic, bytesB64(iv) + "." + bytesB64(sealed));
+      for (const ws of sockets) if (ws.readyState === 1) ws.send(event);
+    };
+    const post = (to, kind, data) => {
+      const id = (nextId += 1);
+      const chunks = [];
+      for (let i = 0; i < Math.max(1, data.length); i += RELAY_PART) chunks.push(data.slice(i, i + RELAY_PART));
+      sending = sending.then(async () => {
+        for (let p = 0; p < chunks.length; p++) await publish({ f: self, t: to, k: kind, i: id, p, n: chunks.length, d: chunks[p] });
+      }).catch((e) => console.warn("live relay:", e));
+      return sending;
+    };
+    const deliver = async (peer, data) => {
+      if (typeof data !== "string" || data.length > limit) { handlers.message(peer, "", false); return; }
+      if (!verifyKey) { handlers.message(peer, data, false); return; }
+      const dot = data.indexOf(".");
+      let ok = false;
+      if (dot === SIG_CHARS) {
+        try { ok = await crypto.subtle.verify(SIGN, verifyKey, unb64u(data.slice(0, dot)), utf8.encode(self + "\n" + data.slice(dot + 1))); } catch (e) { ok = false; }
+      }
+      if (!ok) window.conquestLiveForged = (window.conquestLiveForged || 0) + 1;
+      handlers.message(peer, ok ? data.slice(dot + 1) : data, ok);
+    };
+    let inbox = Promise.resolve();
+    const onNote = async (content) => {
+      const [ivText, body] = String(content).split(".", 2);
+      if (!ivText || !body || body.length > RELAY_PART * 2 + 1000) return;
+      let note;
+      try {
+        const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: unb64u(ivText) }, aes, unb64u(body));
+        note = JSON.parse(new TextDecoder().decode(plain));
+      } catch (e) { return; }  // not this room's (another password): not a note for us
+      if (!note || typeof note.f !== "string" || note.f === self || note.f.length > 40) return;
+      if (note.t !== self && note.t !== "*") return;
+      const peer = note.f;
+      if (!heard.has(peer)) handlers.join(peer);
+      heard.set(peer, Date.now());
+      if (note.k === "bye") { heard.delete(peer); handlers.leave(peer); return; }
+      if (note.k === "hi" && signKey) post(peer, "hi", "");  // the host answers each guest's beat
+      if (note.k !== "m" || typeof note.d !== "string" || !(note.n >= 1 && note.n <= 400) || !(note.p >= 0 && note.p < note.n)) return;
+      const key = peer + "/" + note.i;
+      const have = parts.get(key) || { n: note.n, got: new Array(note.n), count: 0, at: Date.now() };
+      if (have.got[note.p] === undefined) { have.got[note.p] = note.d; have.count += 1; }
+      parts.set(key, have);
+      if (have.count === have.n) {
+        parts.delete(key);
+        await deliver(peer, have.got.join(""));
+      }
+    };
+    const connectRelay = (url) => {
+      let ws;
+      try { ws = new WebSocket(url); } catch (e) { return; }
+      sockets.push(ws);
+      ws.onopen = () => ws.send(subscribe("c" + b64u(crypto.getRandomValues(new Uint8Array(6))), topic));
+      ws.onmessage = (ev) => {
+        if (typeof ev.data !== "string" || ev.data.length > RELAY_PART * 3) return;
+        let msg;
+        try { msg = JSON.parse(ev.data); } catch (e) { return; }
+        if (!Array.isArray(msg) || msg[0] !== "EVENT" || !msg[2] || typeof msg[2].id !== "string") return;
+        if (seen.has(msg[2].id)) return;  // the same note through another relay
+        seen.add(msg[2].id);
+        if (seen.size > 5000) seen.clear();
+        inbox = inbox.then(() => onNote(msg[2].content)).catch(() => {});
+      };
+      ws.onclose = () => {
+        const at = sockets.indexOf(ws);
+        if (at >= 0) sockets.splice(at, 1);
+        if (!closed) setTimeout(() => connectRelay(url), 3000);
+      };
+    };
+    for (const url of Array.from(settings.relays)) connectRelay(url);
+    // presence: a guest posts a note every BEAT_MS and the host answers it (a host posts
+    // nothing while no device joins this way); a peer not heard for 3.5 beats has left
+    const beat = setInterval(() => {
+      if (!signKey) post("*", "hi", "");
+      const now = Date.now();
+      for (const [peer, at] of heard) if (now - at > BEAT_MS * 3.5) { heard.delete(peer); handlers.leave(peer); }
+      for (const [key, p] of parts) if (now - p.at > 60000) parts.delete(key);
+    }, BEAT_MS);
+    if (!signKey) setTimeout(() => post("*", "hi", ""), 300);
+    const leave = () => {
+      if (closed) return;
+      post("*", "bye", "").finally(() => { closed = true; for (const ws of sockets) ws.close(); });
+      clearInterval(beat);
+    };
+    window.addEventListener("pagehide", leave);
+    const chains = new Map();
+    const api = {
+      self,
+      send: (peer, text) => {
+        if (!signKey) { post(peer, "m", text); return; }
+        const job = (chains.get(peer) || Promise.resolve()).then(async () => {
+          const sig = await crypto.subtle.sign(SIGN, signKey, utf8.encode(peer + "\n" + text));
+          await post(peer, "m", b64u(sig) + "." + text);
+        }).catch((e) => console.warn("live relay:", e));
+        chains.set(peer, job);
+      },
+      leave,
+      flushed: () => Promise.all([...chains.values(), sending]),
+      peers: () => [...heard.keys()],
+      relaysUp: () => sockets.filter((ws) => ws.readyState === 1).length,
+    };
+    if (settings.record) {
+      window.conquestLiveRoom = window.conquestLiveRoom || api;
       const send = api.send;
       api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
     }

@@ -148,6 +148,8 @@ class PageWatch:
     dialogs: list[str] = field(default_factory=list)
     #: answers for the next expected dialogs (True accepts a confirm, text answers a prompt)
     answers: list[Any] = field(default_factory=list)
+    #: every URL the page asked for (issue 37: a guest page asks for nothing of the engine)
+    requests: list[str] = field(default_factory=list)
 
     def wait_engine(self, state: str = "ready") -> None:
         self.page.wait_for_function(
@@ -176,6 +178,7 @@ def watch(page: Any, base_url: str) -> PageWatch:
 
     def on_request(req: Any) -> None:
         url = req.url
+        w.requests.append(url)
         if not (url.startswith(origin) or url.startswith(("data:", "blob:", "about:"))):
             w.outside.append(url)
 
