@@ -402,8 +402,7 @@ class CampaignPage(GamePage):
         letter = CHOICE_KEYS.get(ev.key.lower())
         if seat is None or q is None or q["kind"] != "choice" or letter is None:
             return
-        raw = ev.raw
-        if raw is not None and (raw.ctrlKey or raw.metaKey or raw.altKey):
+        if ev.ctrl or ev.meta or ev.alt:
             return  # Ctrl+C copies, it does not answer C
         if letter not in [o["letter"] for o in q["options"]]:
             return
