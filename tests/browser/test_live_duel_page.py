@@ -17,7 +17,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shots_at_two_widths, watch
-from tests.browser.test_live_page import ready
+from tests.browser.test_live_page import guest_ready, no_engine_requested, ready
 from tests.browser.test_metagame_duels_page import capital_duel_link
 
 #: after Black's e5d4 White has no legal move: Black (Bob, the defender) wins (C5)
@@ -62,7 +62,7 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         console.wait_for_selector("#mg-live-url-1", timeout=60_000)
         urls = [console.inner_text(f"#mg-live-url-{s}") for s in (0, 1)]
         watch_url = console.inner_text("#mg-live-url-watch")
-        assert all("/play/conquests/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
+        assert all("/play/conquests/guest/#live=" in u for u in (*urls, watch_url)) and watch_url not in urls
         assert "/play/conquests/?slot=" in table.url
         table.wait_for_selector("#live-join-url", timeout=60_000)  # the stored table opened
         # one way to the table (issue 36): its tab holds the table's lock, so the console says
@@ -81,7 +81,7 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         expect(table.locator("#live-seats")).to_contain_text("Ann's device")
         print(f"console and table up after {time.monotonic() - t0:.1f} s")
         for page, name in ((ann, "Ann"), (bob, "Bob")):
-            ready(page)
+            guest_ready(page)
             page.wait_for_function(
                 f"() => (document.getElementById('live-status')||{{textContent:''}}).textContent.includes('You play {name}')",
                 timeout=120_000)
@@ -129,6 +129,8 @@ def test_metagame_duel_played_live_on_two_devices_and_taken_by_the_console(brows
         }""")
         assert saved and "dd:conquests@live:" in saved
         console.screenshot(path=f"{SHOTS}/live-duel-taken-1280.png", full_page=False)
+        no_engine_requested(aw)
+        no_engine_requested(bw)
         for w in (cw, tw, aw, bw):
             w.forgive_navigation_aborts()
             assert not w.page_errors, w.page_errors
@@ -149,7 +151,7 @@ def test_metagame_audience_watches_live_on_another_device(browser: Any, base_url
         console.wait_for_selector("#live-join-url")
         join = console.inner_text("#live-join-url")
         fan.goto(join, wait_until="commit")
-        ready(fan)
+        guest_ready(fan)
         fan.wait_for_function(
             "() => (document.getElementById('live-status')||{textContent:''}).textContent.includes('You are watching')",
             timeout=120_000)
@@ -162,6 +164,7 @@ def test_metagame_audience_watches_live_on_another_device(browser: Any, base_url
         # the host enters the duel's winner by hand; the audience's device follows
         console.click("#mg-won-a")
         expect(fan.locator("#shell-bar")).to_contain_text("Step 9", timeout=30_000)
+        no_engine_requested(fw)
         for w in (cw, fw):
             w.forgive_navigation_aborts()
             assert not w.page_errors, w.page_errors

@@ -10,7 +10,7 @@ import tempfile
 from typing import Any
 
 from tests.browser.conftest import shots_at_two_widths, watch
-from tests.browser.test_live_page import act_of, device, midgame, ready
+from tests.browser.test_live_page import act_of, device, guest_ready, midgame, ready
 
 SHOTS = tempfile.gettempdir()
 
@@ -41,7 +41,7 @@ def test_a_second_tab_of_the_host_s_table_only_shows_the_game(browser: Any, base
         assert stored == code  # the second tab left the first tab's table as it was
         # a guest joins: it reaches the first tab's table (the only one), takes Bob's seat
         bob.goto(join, wait_until="commit")
-        ready(bob)
+        guest_ready(bob)
         bob.fill("#live-name", "Bob")
         bob.dispatch_event("#live-name", "change")
         bob.wait_for_selector("button[data-take='1']", timeout=120_000)
