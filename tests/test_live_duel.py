@@ -125,7 +125,7 @@ def test_the_duel_s_host_tab_says_whose_link_each_seat_waits_for_and_a_seat_link
     ann = net.join("peer-a", ConquestsPage, "", None, token=seat_key(text(find(panel(shell), "#mg-live-url-0"))),
                    seat_link=True)
     assert ann.session.only_seat == 0 and ann.name == "Ann"
-    assert find(render_guest_panel(ann, True, False, lambda *a: None), "#live-name").attrs["value"] == "Ann"
+    assert find(render_guest_panel(ann, lambda *a: None), "#live-name").attrs["value"] == "Ann"
     box = render_host_panel(net.table, "http://x/#live=x", None, lambda *a: None, [])
     assert [text(x) for x in find_all(box, ".live-where")] == ["Ann's device", "waiting for Bob's own link"]
     # a name already typed is kept; a guest of the table's own link (not a seat's) is not renamed
@@ -248,7 +248,7 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     net.run()
     assert again.session.only_seat is None and net.table.free_seats() == []
     assert [x["where"] for x in stranger.meta["seats"]] == ["reserved", "device"]
-    words = text(render_guest_panel(stranger, True, False, lambda *a: None))
+    words = text(render_guest_panel(stranger, lambda *a: None))
     assert "Ann: kept for its player" in words and "Play Ann" not in words
     assert [x["where"] for x in again.meta["seats"]] == ["free", "device"]  # hers to take back
     stranger.claim(0)

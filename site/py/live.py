@@ -228,15 +228,6 @@ def link_relays(fragment: str) -> list[str] | None:
     return relays
 
 
-def relays_to_confirm(named: Sequence[str] | None, own: Sequence[str]) -> list[str]:
-    """The relays a link names that this device does not use already nor the site names: the
-    guest sees them and says yes before this page connects through them."""
-    if not named:
-        return []
-    known = set(own) | set(SETTINGS["relays"])
-    return [r for r in named if r not in known]
-
-
 # -- a join link pasted into the landing page's box (issue 36) --------------------------------
 #: a join link's page, ``…/play/<game id>/``: only the game id is taken from it, never its origin
 _PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/(?:guest/?)?$|(?:^|/)play/([a-z0-9_-]{1,40})$")
@@ -1378,21 +1369,12 @@ PRIVACY = (
     "key: the host's device signs what it sends, so no other device can pose as the host. "
     "Every device at the table sees the other devices' IP addresses."
 )
-NO_CONNECTION = (
-    "No connection to the host yet. Some networks (mobile carriers, offices) block direct "
-    "connections between devices: then enter a TURN server under Live settings, or play by links "
-    "instead (the host sends the host link after each turn)."
-)
 #: a browser without WebRTC (typeof RTCPeerConnection is "undefined": an iPhone in Lockdown
-#: Mode, some apps' own browsers, WebKitGTK as Debian builds it) can neither host nor join:
-#: said at once, instead of "no connection yet" after the tries
+#: Mode, some apps' own browsers, WebKitGTK as Debian builds it) cannot hold a table: said at
+#: once (as a guest it plays through the relays alone: ``static/live.js`` openRelay, issue 37)
 _WHY_NO_WEBRTC = (
     "it has no WebRTC, the direct connection between devices that live play uses (some browsers "
     "turn it off, such as an iPhone in Lockdown Mode or an app's own browser)."
-)
-NO_WEBRTC = (
-    f"This browser cannot join a live table: {_WHY_NO_WEBRTC} Open the join link in another browser, "
-    "or play by links instead (the host sends the host link after each turn)."
 )
 HOST_NO_WEBRTC = (
     f"This browser cannot hold a live table: {_WHY_NO_WEBRTC} Open this game in another browser to "
@@ -1410,20 +1392,7 @@ HOST_NO_CONNECTION = (
 #: a problem about a peer that has not come back within this long is no longer shown (the peer
 #: library tries again by itself; a device that gave up is no problem of the table's)
 PROBLEM_MS = 60_000
-NO_RELAYS = (
-    "This device cannot reach any of the relays that introduce the devices to each other. "
-    "Check its connection (Wi-Fi or mobile data), or the relays under Live settings."
-)
-NO_HOST_ANSWER = (
-    "The relays answer, but the host's page does not: is it open on the host's device, with its "
-    "live table on? A phone may have put it to sleep: ask the host to look at it. This page keeps "
-    "trying by itself."
-)
-NO_PAIRING = (
-    "The host's page answered, but the two devices could not connect directly. Some networks "
-    "(mobile carriers, offices, schools) block that: enter a TURN server under Live settings "
-    "(each device needs it), or play by links instead (the host sends the host link after each turn)."
-)
+
 
 
 def explain_problem(raw: str) -> str:
@@ -1447,12 +1416,9 @@ class Problems:
 
     def __init__(self) -> None:
         self.items: dict[str, tuple[str, float]] = {}
-        self.pairing_failed = False  # a guest: the host answered, the pairing itself failed
 
     def add(self, peer: str, raw: str, now_ms: float) -> None:
         self.items[peer] = (explain_problem(raw), now_ms)
-        if "after exchanging sdp" in raw.lower():
-            self.pairing_failed = True
         if len(self.items) > 16:  # bounded: the oldest go
             for key in sorted(self.items, key=lambda k: self.items[k][1])[:-16]:
                 del self.items[key]
@@ -1462,7 +1428,6 @@ class Problems:
 
     def clear(self) -> None:
         self.items.clear()
-        self.pairing_failed = False
 
     def current(self, now_ms: float) -> list[str]:
         """The problems still worth showing, newest last, each once."""
@@ -1472,16 +1437,6 @@ class Problems:
             if text not in out:
                 out.append(text)
         return out
-
-
-def guest_problem(relays_up: int | None, pairing_failed: bool) -> str:
-    """Why a guest is not connected, from what this page knows: no relay reached, no answer
-    from the host's page through them, or an answer and a failed pairing (then TURN)."""
-    if relays_up == 0:
-        return NO_RELAYS
-    if pairing_failed:
-        return NO_PAIRING
-    return NO_HOST_ANSWER
 
 
 def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable[..., Any],
@@ -1612,36 +1567,16 @@ def guest_wants_open(guest: Guest) -> bool:
     return guest.closed or guest.host_peer is None or not isinstance(guest.meta.get("you"), int)
 
 
-def render_guest_panel(guest: Guest, connected: bool, failed: bool, on: Callable[..., Any],
-                       no_webrtc: bool = False, problem: str = "", confirm_relays: Sequence[str] = ()) -> Node:
-    """A guest's table: connection, seat (pick a free one), name; what peers see.
-    ``no_webrtc``: this browser cannot connect at all (:data:`NO_WEBRTC` says so);
-    ``problem``: why it is not connected yet, in what is known (:func:`guest_problem`);
-    ``confirm_relays``: relays the join link names that this device does not know, shown
-    before this page connects through any of them (:func:`relays_to_confirm`)."""
+def render_guest_panel(guest: Guest, on: Callable[..., Any]) -> Node:
+    """A guest device's table, as the host's page draws it for that device (issue 37): its
+    seat (pick a free one), its name, who is where; what peers see. (Before the host answers,
+    the device's own page speaks: ``static/guest.js``.)"""
     meta = guest.meta
     seats = meta.get("seats") or []
     you = meta.get("you")
     parts: list[Any] = [h("h2", "Live table")]
-    if confirm_relays:
-        parts.append(h(
-            "div",
-            h("p", "The host's table meets on relays of its own. This link asks this device to connect through:"),
-            h("ul", *[h("li", h("code", r)) for r in confirm_relays]),
-            h("p", "A relay sees when devices meet and their IP addresses, never the game.", cls="muted"),
-            h("button", "Connect through them", type="button", id="live-relays-yes", on_click=lambda ev: on("relays", True)),
-            " ",
-            h("button", "Use my relays", type="button", cls="secondary", id="live-relays-no",
-              on_click=lambda ev: on("relays", False)),
-            id="live-relays-ask", cls="live-relays-ask", role="group", aria_label="Relays named by the link",
-        ))
-    elif guest.closed:
+    if guest.closed:
         parts.append(h("p", "The host closed the table.", id="live-status"))
-    elif no_webrtc:
-        parts.append(h("p", NO_WEBRTC, id="live-status", cls="error", role="alert"))
-    elif not connected:
-        parts.append(h("p", (problem or NO_CONNECTION) if failed else "Connecting to the host…", id="live-status",
-                       cls="error" if failed else "muted", role="status"))
     else:
         who = seats[you]["name"] if isinstance(you, int) and 0 <= you < len(seats) else None
         parts.append(h("p", f"Connected. You play {who}." if who else "Connected. You are watching.",

@@ -1,9 +1,11 @@
 """Live play in the page: the transport (``static/live.js``) joined to :mod:`live`.
 
-Why thin: the protocol, the checks and the panels are in :mod:`live` (tested in CPython);
-this file only opens the room, moves texts between the data channel and :class:`live.Table`
-or :class:`live.Guest`, keeps the table and the device token in storage, and mounts the
-panel. Hooks in ``shell_browser.Runner``: ``boot`` (a join link), ``resume`` (a host's
+Why thin: the protocol, the checks and the panels are in :mod:`live` and :mod:`remote`
+(tested in CPython); this file only opens the room, moves texts between the data channel
+and the devices' pages (:class:`remote.Devices`, which speak to :class:`live.Table`), keeps
+the table in storage, and mounts the panel. Only the host's page runs here: a guest device
+runs no engine (issue 37: the game's guest page, ``static/guest.js``). Hooks in
+``shell_browser.Runner``: ``boot`` (a join link: to the guest page), ``resume`` (a host's
 reload), ``mount`` (the panel), ``after_render`` (send the news). One tab of a browser runs
 a table (issue 36): a second tab of it only shows the game (``_claim``, ``_show_only``).
 """
@@ -24,16 +26,7 @@ from conquest.bots import levels as bot_levels
 from conquest.savecode import load_json
 
 SETTINGS_KEY = "conquest:live-settings"
-NAME_KEY = "conquest:live-name"
 TABLE_KEY = live.TABLE_KEY
-DEVICE_KEY = "conquest:live-device:"
-#: a guest that hears nothing from the host for this long joins the room again (a fresh
-#: announcement on the relays; some first attempts never pair), and after TRIES is told why
-#: and what to do
-CONNECT_TIMEOUT_MS = 12_000
-TRIES = 4
-#: a guest's tap that sent an intent is drawn when the host answers, or after this long
-HOLD_MS = 400
 
 
 class LiveBrowser:
@@ -43,31 +36,20 @@ class LiveBrowser:
         self.host = runner.host
         self.role: str | None = None
         self.table: live.Table | None = None
-        self.guest: live.Guest | None = None
         self.room: Any = None
         self.code = ""
         self.password = ""
-        self.host_pub = ""  # a guest: the host's public key, from the join link
         self.qr: Any = None
-        self.failed = False
-        self.no_webrtc = False  # this browser has no RTCPeerConnection (has_webrtc)
         self.error = ""  # the transport could not open at all (shown until the page reloads)
         #: connection problems about peers, shown only while they last (issue 36)
         self.problems = live.Problems()
-        self.relays_up: int | None = None  # a guest: relays reached at the last check
         self.show_settings = False
-        #: a guest: relays the join link names (used), and those it waits to be told yes to
-        self.link_relays: list[str] | None = None
-        self.confirm_relays: list[str] = []
-        self.tries = 0
         self.devices: remote.Devices | None = None  # the guest devices' pages (issue 37)
         self.relay_room: Any = None  # the same room through the relays alone (issue 37)
         self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
         self.room_relays: list[str] | None = None  # the relays the room was last opened on
         self._keep: list[Any] = []
         self.render_waiting = False
-        self.intent_sent = False
-        self.heard = 0  # messages received (a held render is drawn anyway if none came)
         self._opened_for: bool | None = None
         self._below: Any = None
         self._below_asked = False
@@ -85,12 +67,8 @@ class LiveBrowser:
     # -- settings ------------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
         """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN
-        (:func:`live.transport_settings`); a guest whose join link names its host's own relays
-        uses those (issue 36)."""
-        out = live.transport_settings(self.host.load_pref(SETTINGS_KEY))
-        if self.role == "guest" and self.link_relays:
-            out["relays"] = list(self.link_relays)
-        return out
+        (:func:`live.transport_settings`)."""
+        return live.transport_settings(self.host.load_pref(SETTINGS_KEY))
 
     def save_settings(self, relays_text: str, turn_url: str, turn_user: str, turn_pass: str) -> None:
         relays = [x.strip() for x in relays_text.split() if x.strip()]
@@ -110,43 +88,15 @@ class LiveBrowser:
 
     # -- starting -----------------------------------------------------------------------
     def boot(self) -> bool:
-        """A join link (``#live=<code>.<password>``) opens this page as a guest."""
-        keys = live.parse_join_fragment(str(js.location.hash or ""))
-        if keys is None:
-            self.joined()  # not a join link after all (static/joining.js only read its start)
+        """A join link (``#live=…``) belongs to the game's guest page (issue 37: a guest device
+        runs no engine): this page goes there. ``static/joining.js`` sends a link opened on
+        this page there before anything of the engine loads; this catches one pasted into
+        the address bar of an open page (a new fragment, no new page)."""
+        frag = str(js.location.hash or "")
+        if live.parse_join_fragment(frag) is None:
             return False
-        self.role = "guest"
-        self.code, self.password, self.host_pub = keys
-        key = DEVICE_KEY + self.code
-        token = self.host.load_pref(key)
-        seat_key = live.parse_seat_key(str(js.location.hash or ""))
-        if seat_key is not None:  # a link made for one seat (a Metagame duel): that seat's device
-            token = seat_key
-            self.host.save_pref(key, token)
-        elif not token or len(token) < 16:
-            token = live.device_token()
-            self.host.save_pref(key, token)
-        self.guest = live.Guest(self.shell, self._send_to_host, token, self.host.load_pref(NAME_KEY) or "")
-        self.guest.seat_link = seat_key is not None
-        if not has_webrtc():  # nothing to try: said at once (live.NO_WEBRTC)
-            self.no_webrtc = self.failed = True
-            self.joined()
-            return True
-        # the host's own relays, if its link names them: any this device does not know are
-        # shown first and used only once the guest says yes (issue 36)
-        named = live.link_relays(str(js.location.hash or ""))
-        own = self.settings()["relays"]
-        self.confirm_relays = live.relays_to_confirm(named, own)
-        if self.confirm_relays:
-            self.link_relays = named
-            return True
-        self.link_relays = named
-        self._connect()
+        js.location.replace(live.guest_page(self.host.page_url()) + frag)
         return True
-
-    def _connect(self) -> None:
-        self.host.later(0, lambda: self._spawn(self._open()))
-        self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
 
     def resume(self) -> None:
         """The host's page reloads (or crashed): a table stored for this slot opens again."""
@@ -331,8 +281,6 @@ class LiveBrowser:
         self.room_relays = list(settings["relays"])
         if self.table is not None and self.table.host_key is not None:
             settings["hostKey"] = self.table.host_key["private"]
-        elif self.role == "guest":
-            settings["hostPub"] = self.host_pub
         try:
             self.room = await js.window.conquestLive.open(
                 self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
@@ -340,7 +288,6 @@ class LiveBrowser:
             )
         except Exception as exc:  # noqa: BLE001 - the room itself could not open: shown until a reload
             self.error = f"{type(exc).__name__}: {exc}"[:300]
-            self.failed = True
             self.runner.render()
             return
         if self.table is not None and self.relay_room is None:
@@ -355,19 +302,6 @@ class LiveBrowser:
                 js.console.warn(f"live relay room: {exc}")
         self.runner.render()
 
-    @staticmethod
-    def _show_seats() -> None:
-        """The panel's top (the name, then the free seats) at the top of the screen."""
-        box = js.document.getElementById("live-panel")
-        if not dom.nullish(box):
-            box.scrollIntoView(js.Object.fromEntries([["block", "start"]]))
-
-    @staticmethod
-    def joined() -> None:
-        """The guest is at the table (or was no guest): the "Joining …" line and the
-        hidden set-up form of ``static/joining.js`` give way to the page (issue 36)."""
-        js.document.documentElement.classList.remove("is-joining")
-
     def _proxy(self, fn: Any) -> Any:
         p = create_proxy(lambda *a: self.runner.guard(fn, *a))
         self._keep.append(p)
@@ -381,37 +315,14 @@ class LiveBrowser:
             js.window.conquestLiveTrace.push(to_js([what, float(js.performance.timeOrigin + js.performance.now())]))
 
     def _on_message(self, peer: Any, text: Any, signed: Any = False) -> None:
-        peer, text = str(peer), str(text)
-        self.intent_sent = False  # what comes from the host is drawn at once
-        self.heard += 1
-        self.trace("received")
-        if self.table is not None and self.devices is not None:
-            self.devices.receive(peer, text, self.host.clock())
-            self.trace("handled")
-            self._after_table()
+        """A device's message: to its page on this host (``remote.Devices``), then this page is
+        drawn once the devices' updates are on their way."""
+        if self.devices is None:
             return
-        elif self.guest is not None:
-            before = self.shell.session
-            self.guest.receive(peer, text, signed is True)
-            if self.guest.host_peer is not None:
-                self.failed = False
-                self.problems.clear()  # connected: an earlier problem is over (issue 36)
-            if before is None and self.shell.session is not None:
-                self.joined()
-                # the seats to choose, in view (issue 36): the panel is above the board
-                js.window.scrollTo(0, 0)
-                if not isinstance(self.guest.meta.get("you"), int):
-                    self.host.later(0, self._show_seats)
-            self.trace("handled")
-            dom.spent[0] = 0.0
-            dom.spent_by.clear()
-            self.runner.render()
-            if self.tracing:  # how much of that render was the DOM patch (not a time: a length)
-                js.window.conquestLiveTrace.push(to_js(["dom-ms", float(dom.spent[0])]))
-                for owner, ms in dom.spent_by.items():
-                    js.window.conquestLiveTrace.push(to_js([f"dom-ms:{owner}", float(ms)]))
-        self.trace("rendered")
-        self._trace_painted()
+        self.trace("received")
+        self.devices.receive(str(peer), str(text), self.host.clock())
+        self.trace("handled")
+        self._after_table()
 
     def _after_table(self) -> None:
         """The host's page is drawn after the updates have left (signing is asynchronous):
@@ -457,25 +368,6 @@ class LiveBrowser:
         self._frame_proxy = self._frame_proxy or create_proxy(frame)
         js.requestAnimationFrame(self._frame_proxy)
 
-    def _end_hold(self) -> None:
-        self.intent_sent = False
-
-    def hold_render(self) -> bool:
-        """A guest's tap only sent an intent: its page is not drawn now, since the host's
-        answer comes within milliseconds and is drawn then (a render now would hold that
-        answer back by a whole render). If no answer comes soon, it is drawn anyway."""
-        if not self.intent_sent:
-            return False
-        self.intent_sent = False
-        heard = self.heard
-
-        def fallback() -> None:
-            if self.heard == heard:  # nothing came from the host meanwhile
-                self.runner.render()
-
-        self.host.later(HOLD_MS, fallback)
-        return True
-
     def _on_join(self, peer: Any) -> None:
         self.problems.resolved(str(peer))
         if self.devices is not None:
@@ -487,63 +379,20 @@ class LiveBrowser:
         self.problems.resolved(peer)
         if self.devices is not None:
             self.devices.disconnected(peer)
-        elif self.guest is not None:
-            self.guest.host_left(peer)
-            if self.guest.host_peer is None:
-                self.tries = 0
-                self.host.later(CONNECT_TIMEOUT_MS, self._check_connected)
         self.runner.render()
 
     def _on_error(self, message: Any, peer: Any = "") -> None:
         """A failed pairing with one peer (the library tries again by itself): shown while it
-        lasts; a guest already talking to its host is not told of it (issue 36)."""
-        if self.guest is not None and self.guest.host_peer is not None:
-            return
+        lasts (issue 36)."""
         self.problems.add(str(peer or "") or "?", str(message)[:300], self.host.clock())
-        if self.guest is not None:
-            self.failed = True
         self.runner.render()
         self.host.later(live.PROBLEM_MS + 100, self.runner.render)  # drawn again once it is stale
-
-    def _check_connected(self) -> None:
-        if self.guest is None or self.guest.host_peer is not None:
-            return
-        self.tries += 1
-        try:  # what a failure can name: whether any relay answers this device
-            self.relays_up = int(self.room.relaysUp()) if self.room is not None else None
-        except Exception:  # noqa: BLE001 - an older transport: unknown
-            self.relays_up = None
-        if self.tries >= TRIES and not self.failed:
-            self.failed = True  # said plainly (TURN, or the links way); the page keeps trying
-            self.runner.render()
-        room, self.room = self.room, None
-        if room is not None:
-            self._spawn(self._rejoin(room))
-        # after the first tries, less often: a network that blocks peers may come back (or the
-        # host's page), and a guest left on this page then joins by itself
-        self.host.later(CONNECT_TIMEOUT_MS * (1 if self.tries < TRIES else 2.5), self._check_connected)
-
-    async def _rejoin(self, room: Any) -> None:
-        try:
-            await room.leave()
-        except Exception:  # noqa: BLE001 - a room that cannot leave is dropped anyway
-            pass
-        await self._open()
 
     def _send_to_peer(self, peer: str, text: str) -> None:
         self.trace("send")
         room = self.relay_room if peer.startswith("r:") else self.room
         if room is not None:
             room.send(peer, text)
-
-    def _send_to_host(self, text: str) -> None:
-        self.trace("send")
-        if text.startswith(('{"t":"act"', '{"t":"secret"')):
-            # held for the render that follows in this same task only (the tap's)
-            self.intent_sent = True
-            self.host.later(0, self._end_hold)
-        if self.room is not None and self.guest is not None and self.guest.host_peer is not None:
-            self.room.send(self.guest.host_peer, text)
 
     # -- the panel ------------------------------------------------------------------------
     def on(self, what: str, *args: Any) -> None:
@@ -579,18 +428,6 @@ class LiveBrowser:
                 if seat < len(s.seats()) and s.seats()[seat].is_bot:
                     self.table.make_bot(seat, HUMAN)
                 self.table.assign(seat, value or None)
-        elif what == "relays" and self.guest is not None and self.confirm_relays:
-            if not args[0]:
-                self.link_relays = None  # the guest's own relays
-            self.confirm_relays = []
-            self._connect()
-        elif what == "claim" and self.guest is not None:
-            self.guest.claim(args[0])
-        elif what == "name" and self.guest is not None:
-            name = " ".join(str(args[0]).split())[: live.MAX_NAME]
-            self.guest.name = name
-            self.host.save_pref(NAME_KEY, name)
-            self.guest.hello()
         elif what == "settings":
             self.show_settings = not self.show_settings
         elif what == "save-settings":
@@ -693,8 +530,6 @@ class LiveBrowser:
         if self.role == "host" and self.table is not None:
             return (bool(self.error) or bool(self.problems.current(self.host.clock()))
                     or not any(d.connected for d in self.table.devices.values()))
-        if self.role == "guest" and self.guest is not None:
-            return bool(self.error) or bool(self.confirm_relays) or live.guest_wants_open(self.guest)
         return None
 
     def summary(self) -> str:
@@ -706,14 +541,6 @@ class LiveBrowser:
             named = [seats[i].name for i in sorted(self.table.reserved) if i < len(seats)]
             return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else
                                                         f"waiting for {and_list(named) if named else 'guests'}")
-        if self.guest is not None:
-            if self.no_webrtc and not self.guest.closed:
-                return "Live table: this browser cannot connect (no WebRTC)"
-            if self.confirm_relays and not self.guest.closed:
-                return "Live table: the link names relays of its own"
-            if self.failed and not self.guest.closed:
-                return "Live table: not connected"
-            return live.guest_summary(self.guest)
         return "Live table"
 
     def folded(self, *body: Any) -> Any:
@@ -726,8 +553,8 @@ class LiveBrowser:
                             aria_expanded="true" if self.show_settings else "false", on_click=lambda ev: self.on("settings"))
         extra = [settings_button, self.render_settings() if self.show_settings else None]
         if self.error:  # the room itself could not open
-            advice = live.HOST_NO_CONNECTION if self.role == "host" else live.NO_CONNECTION
-            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + advice, cls="error", role="alert"))
+            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + live.HOST_NO_CONNECTION, cls="error",
+                              role="alert"))
         elif self.role == "host":  # pairings that failed lately, each while it lasts (issue 36)
             now = self.host.clock()
             problems = self.problems.current(now)
@@ -741,11 +568,6 @@ class LiveBrowser:
             levels = list(bot_levels(self.shell.game))
             panel = live.render_host_panel(self.table, self.join_url(), self.qr, self.on, levels)
             return self.folded(panel, *extra)
-        if self.role == "guest" and self.guest is not None:
-            connected = self.guest.host_peer is not None and s is not None
-            problem = live.guest_problem(self.relays_up, self.problems.pairing_failed)
-            return self.folded(live.render_guest_panel(self.guest, connected, self.failed and not connected, self.on,
-                                                       self.no_webrtc, problem, self.confirm_relays), *extra)
         if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere:
             return h("div", live.render_elsewhere_panel(), id="live-panel-box", cls="live-start")  # issue 36
         if s is None or s.mode != "host":
@@ -757,14 +579,6 @@ class LiveBrowser:
             " ", *extra,
             id="live-panel-box", cls="live-start",
         )
-
-    def links_note(self) -> Any:
-        """A guest's "Links and files": it holds no save (the host's page keeps the game)."""
-        return h("p", "At a live table the game is kept on the host's device; ask the host for links or a file.",
-                 id="shell-links-inner", cls="muted")
-
-    def no_banner(self) -> Any:
-        return h("div", id="shell-duel-inner", hidden=True)
 
     def after_render(self) -> None:
         if self.table is not None and self.shell.session is not None:

@@ -390,7 +390,7 @@ class DevicePage:
     def panel(self) -> Node:
         """The live panel, folded as on the host: the seat to take, the name, who is where."""
         g = self.guest
-        body = live.render_guest_panel(g, self.shell.session is not None, False, self.on_panel)
+        body = live.render_guest_panel(g, self.on_panel)
         return h("details", h("summary", live.guest_summary(g), id="live-summary", cls="live-summary"), body,
                  id="live-panel-box", cls="live-details", open=live.guest_wants_open(g))
 

@@ -321,7 +321,7 @@ class Runner:
         (full or disabled): then the address is where the game is kept.
         """
         frag = str(js.location.hash or "")
-        if len(frag) <= 1 or frame.names_a_place(frag) or (self.live is not None and self.live.role == "guest"):
+        if len(frag) <= 1 or frame.names_a_place(frag):
             return False
         if self.page.open_fragment(frag):
             frame.drop_fragment()
@@ -641,7 +641,7 @@ class Runner:
 
     # -- rendering -------------------------------------------------------------------------
     def render(self) -> None:
-        if self.rendering or (self.live is not None and self.live.hold_render()):
+        if self.rendering:
             return
         self.rendering = True
         t0 = self.host.clock()
@@ -695,9 +695,8 @@ class Runner:
         if not live_table:
             self._mount_saved()
         mark_field_errors(shell.field_errors)
-        guest = self.live is not None and self.live.role == "guest"
         if s is None:
-            setup.hidden = self.audience or guest
+            setup.hidden = self.audience
             game.hidden = not self.audience
             for cid, tree in self.page.render_setup().items():
                 self.mount(cid, tree)
@@ -709,8 +708,8 @@ class Runner:
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
         self.mount("shell-bar", shell.render_status(self.page.prompt(view)))
-        self.mount("shell-over", shell.render_over_row(hide=guest))  # a guest's next step is the host's
-        self.mount("shell-duel", duel_banner(self.host, s, shell) if not guest else self.live.no_banner())  # a campaign's duel, a copy for one player
+        self.mount("shell-over", shell.render_over_row())
+        self.mount("shell-duel", duel_banner(self.host, s, shell))  # a campaign's duel, a copy for one player
         self.mount("shell-viewing", shell.render_viewing())
         handover = shell.render_handover()
         self.mount("shell-handover", handover)
@@ -753,10 +752,7 @@ class Runner:
         if self.live is not None and self.live.role is not None:
             self._mount_saved()
         self.mount_log()
-        if self.live is not None and self.live.role == "guest":  # a guest holds no save: the host keeps its links
-            self.mount("shell-links", self.live.links_note())
-        else:
-            self.mount("shell-links", shell.render_links(self.host.page_url()))
+        self.mount("shell-links", shell.render_links(self.host.page_url()))
         self.mount("shell-chart", shell.render_chart(self.chart_width))
         self.place_log()  # and the chart's width is read at the next frame, with the log's place
 
