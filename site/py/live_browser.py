@@ -334,7 +334,11 @@ class LiveBrowser:
         self._spawn(self._render_after_sends())
 
     async def _render_after_sends(self) -> None:
+        """The devices' pages first (each drawn and sent in a task of its own, issue 37),
+        then this page, once what they were sent is signed and on its way."""
         try:
+            if self.devices is not None:
+                await self.devices.idle()
             if self.room is not None:
                 await self.room.flushed()
         finally:

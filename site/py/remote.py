@@ -519,6 +519,7 @@ class Devices:
         self._strangers: dict[str, live.RateLimit] = {}
         self._queued: list[str] = []
         self._flushing = False
+        self._idle: list[Callable[[], None]] = []
         self.refused = 0  # messages refused before any page saw them (flood, size, shape)
         #: bytes sent per device message (the benchmark reads them)
         self.sent_chars: list[int] = []
@@ -638,6 +639,25 @@ class Devices:
             self.base_host.later(0, self._flush_one)
         else:
             self._flushing = False
+            waiting, self._idle = self._idle, []
+            for fn in waiting:
+                fn()
+
+    def when_idle(self, fn: Callable[[], None]) -> None:
+        """``fn()`` once every waiting device's page is drawn and sent (at once if none waits):
+        the host's page draws itself after its guests', so theirs never wait for its render."""
+        if self._flushing:
+            self._idle.append(fn)
+        else:
+            fn()
+
+    def idle(self) -> Any:
+        """:meth:`when_idle` as an awaitable (an ``asyncio`` future)."""
+        import asyncio
+
+        done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        self.when_idle(lambda: None if done.done() else done.set_result(None))
+        return done
 
     def flush_all(self) -> None:
         """Every waiting device's page now (tests; the page uses the tasks)."""

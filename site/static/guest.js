@@ -145,6 +145,8 @@ function onMessage(peer, text, signed) {
     if (done.applied) {
       document.documentElement.dataset.guest = "ready";
       say("");
+      // at the table the board has the screen: the settings come back if the host goes away
+      document.getElementById("guest-settings").hidden = true;
     }
     if (msg.share === true) {  // this device's share of the next draws (issue 26), made here
       const b = crypto.getRandomValues(new Uint8Array(3));
@@ -163,6 +165,7 @@ function onLeave(peer) {
   hostPeer = null;
   tries = 0;
   document.documentElement.dataset.guest = "away";
+  document.getElementById("guest-settings").hidden = false;
   say(WORDS.away);
   setTimeout(check, CONNECT_TIMEOUT_MS);
 }
