@@ -16,7 +16,7 @@ from page_host import FakeHost, make_page
 from reign import ReignPage
 from remote import Devices, diff, handlers_of, wire
 from test_live import world_host
-from ui import h
+from ui import Node, h
 from world import WorldPage
 
 from conquest.core import get_game
@@ -36,11 +36,14 @@ def apply_ops(containers: dict[str, list[Any]], ops: list[list[Any]]) -> None:
     for op in ops:
         kind, cid, path = op[0], op[1], op[2]
         kids = containers.setdefault(cid, [])
-        if kind == "x":
+        if kind in ("x", "d"):
             target = kids
             for i in path:
                 target = target[i].setdefault("c", [])
-            del target[op[3]:]
+            if kind == "x":
+                del target[op[3]:]
+            else:
+                del target[:op[3]]
             continue
         holder, i = _at(kids, path)
         if kind == "r":
@@ -54,6 +57,13 @@ def apply_ops(containers: dict[str, list[Any]], ops: list[list[Any]]) -> None:
             holder[i].pop("a", None)
             holder[i].pop("e", None)
             holder[i].update({k: v for k, v in (("a", op[3]), ("e", op[4])) if v})
+        elif kind == "m":
+            merged = {**holder[i].get("a", {}), **{k: v for k, v in op[3].items() if v is not None}}
+            for k in [k for k, v in op[3].items() if v is None]:
+                merged.pop(k, None)
+            holder[i]["a"] = merged
+            if not merged:
+                holder[i].pop("a")
         elif kind == "p":
             holder[i]["p"] = op[3]
 
@@ -190,6 +200,29 @@ def first_option(node: Any) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def test_a_list_that_moved_on_is_patched_as_a_move_and_its_handlers_named_anew() -> None:
+    """The log's window of rows moves on by a row a step: the device drops the first row and
+    gets the new last one, not every row again; the handlers below are named by their new
+    places, so a tap on a row fires that row's handler."""
+    fired: list[int] = []
+
+    def rows(first: int) -> list[Node | str]:
+        return [h("ul", *[h("li", h("button", f"Step {i}", on_click=lambda ev, i=i: fired.append(i)),
+                            data_step=str(i), aria_setsize=str(first + 12)) for i in range(first, first + 12)], id="log")]
+
+    old, new = rows(1), rows(2)
+    ops = diff("log-box", old, new)
+    assert ops[0] == ["d", "log-box", [0], 1] and ops[-1][0] == "r"
+    assert {op[0] for op in ops[1:-1]} == {"m"}  # each row's one changed attribute, no more
+    containers = {"log-box": [wire(n) for n in old]}
+    apply_ops(containers, ops)
+    assert containers["log-box"] == [wire(n) for n in new]
+    handlers = handlers_of("log-box", new)
+    key = next(k for k, node in keys_of("log-box", containers["log-box"]).items() if text_of(node) == "Step 5")
+    handlers[key][1](None)  # type: ignore[arg-type]
+    assert fired == [5]
 
 
 def test_world_guest_plays_a_turn_from_the_trees_it_is_sent() -> None:

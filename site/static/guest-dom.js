@@ -4,7 +4,7 @@
 // them to the guest page's DOM by the rules of site/py/dom.py (handler keys by place, the
 // person's own `open` of a <details>, props only when changed and never on the focused
 // element, text always as text) and turns the person's input into messages for the host.
-// The wire format is /tmp/spec/wire.md ("Guest devices" in site/README.md).
+// The wire format: site/README.md, "Guest devices".
 //
 // The host is not trusted: its messages are signed, but a host's page is whoever made the
 // table, and the guest page runs on this site's origin. So every tree goes through an
@@ -148,6 +148,8 @@ function hrefOk(v, doc) {
  * The guest page's view of what the host draws.
  * `send(obj)`: a device->host message (ev, pick, key, scroll), a plain object.
  * `root`: where containers and ids are looked up (the document).
+ * Returns { apply(msg) -> {applied, resync}, reset(), dropped, lastN }: `resync` asks the
+ * host for the whole page (a patch on another base, or one whose places were not found).
  */
 export function createView({ send, root = document }) {
   const doc = root.ownerDocument || root;
@@ -367,6 +369,17 @@ export function createView({ send, root = document }) {
       while (el.childNodes.length > op[3]) el.lastChild.remove();
       return true;
     }
+    if (kind === "d") {
+      // the first n children go (a list whose window moved on: the log), and every handler
+      // key below them is written again for its new place (keys are places, as in dom.py)
+      const el = resolve(box, path);
+      if (el === LOST || (el !== null && el.nodeType !== 1)) return lost();
+      if (el === null || placeholders.has(el) || !isIndex(op[3])) return bad();
+      if (el.childNodes.length < op[3]) return lost();
+      for (let i = 0; i < op[3]; i++) el.firstChild.remove();
+      Array.from(el.childNodes).forEach((child, i) => rekey(child, cid, `${key}.${i}`));
+      return true;
+    }
     if (path.length === 0) return bad(); // the container itself is the page's, not the host's
     if (kind === "r") {
       const parent = resolve(box, path.slice(0, -1));
@@ -399,12 +412,36 @@ export function createView({ send, root = document }) {
       setExact(target, wanted(op[3], op[4], target.localName, svg, cid, key));
       return true;
     }
+    if (kind === "m") {
+      // some attributes changed (null: taken off), the handlers stayed: a row's position
+      // in a moving list, a button's state
+      if (!isObj(op[3])) return bad();
+      const svg = target.namespaceURI === SVG_NS;
+      const set = {};
+      for (const name of Object.keys(op[3])) {
+        if (op[3][name] === null) {
+          if (name !== "open" && !name.startsWith("data-on-")) target.removeAttribute(name);
+        } else set[name] = op[3][name];
+      }
+      for (const [name, v] of wanted(set, [], target.localName, svg, cid, key)) {
+        if (name !== "open" && target.getAttribute(name) !== v) setAttr(target, name, v);
+      }
+      return true;
+    }
     if (kind === "p") {
       if (!isObj(op[3])) return bad();
       setProps(target, op[3]);
       return true;
     }
     return bad();
+  }
+  /** Handler keys of `node`'s subtree for its place `key` under container `cid`. */
+  function rekey(node, cid, key) {
+    if (node.nodeType !== 1) return;
+    for (const a of Array.from(node.attributes)) {
+      if (a.name.startsWith("data-on-")) node.setAttribute(a.name, `${cid}/${key}/${a.name.slice(8)}`);
+    }
+    Array.from(node.childNodes).forEach((child, i) => rekey(child, cid, `${key}.${i}`));
   }
   function bad() {
     drop();

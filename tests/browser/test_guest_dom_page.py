@@ -9,6 +9,7 @@ its own; the sequence numbers go on across them (one view, as on a device).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,7 +34,9 @@ class Guest:
         self.n = 0
 
     def apply(self, msg: dict[str, Any]) -> dict[str, bool]:
-        got = self.page.evaluate("(m) => window.view.apply(m)", msg)
+        # as JSON text, parsed in the page as guest.js does (and Playwright's own argument
+        # passing stops at 100 levels: a deep tree would not reach the page)
+        got = self.page.evaluate("(text) => window.view.apply(JSON.parse(text))", json.dumps(msg))
         if got["applied"]:
             self.n = msg["n"]
         return got
