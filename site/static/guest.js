@@ -234,6 +234,7 @@ function start() {
   if (!join) {
     say(WORDS.damaged, true);
     document.documentElement.classList.remove("is-joining");
+    document.documentElement.dataset.guest = "no-link";
     return;
   }
   const { out } = settings(null);

@@ -34,7 +34,10 @@ def test_every_page_boots_under_the_policy(context, base_url: str, site_dir: Pat
         page = context.new_page()
         w = watch(page, base_url)
         page.goto(base_url + path)
-        w.wait_engine()
+        if path.endswith("/guest/"):  # a guest page (issue 37) runs no engine
+            page.wait_for_function("document.documentElement.dataset.guest === 'no-link'")
+        else:
+            w.wait_engine()
         policy = page.get_attribute("meta[http-equiv='Content-Security-Policy']", "content")
         assert policy == build.CONTENT_SECURITY_POLICY, path
         assert "'unsafe-eval'" not in policy and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]

@@ -162,6 +162,35 @@ def test_patch_ops_change_the_dom_and_typed_text_survives_a_value(guest: Guest) 
     assert guest.page.input_value("#gd-name") == "host again"
 
 
+def test_a_list_that_moved_on_drops_its_first_rows_and_names_its_handlers_anew(guest: Guest) -> None:
+    """The log's window of rows moves on a row a step (remote.py ``_moved``): ``d`` drops the
+    first rows and every handler key below is written again for its new place, ``m`` changes
+    only the attributes named (null takes one off). A tap on a row then names that row's
+    handler by its new place, as the host's handlers are named."""
+    rows = [{"g": "li", "a": {"data-step": str(i), "aria-setsize": "9"},
+             "c": [{"g": "button", "c": [f"View {i}"], "e": ["click"]}]} for i in range(1, 10)]
+    guest.full({"gd-d": [{"g": "ol", "c": rows}]})
+    assert guest.page.get_attribute("#gd-d li:nth-child(3) button", "data-on-click") == "gd-d/.0.2.0/click"
+    got = guest.patch([
+        ["d", "gd-d", [0], 2],
+        ["m", "gd-d", [0, 0], {"aria-setsize": "10", "class": "is-viewed"}],
+        ["m", "gd-d", [0, 1], {"aria-setsize": None}],
+        ["r", "gd-d", [0, 7], {"g": "li", "a": {"data-step": "10"}, "c": [{"g": "button", "c": ["View 10"], "e": ["click"]}]}],
+    ])
+    assert got == {"applied": True, "resync": False}
+    dom = guest.page.evaluate("""() => [...document.querySelectorAll('#gd-d li')].map((li) =>
+        [li.dataset.step, li.getAttribute('aria-setsize'), li.className, li.querySelector('button').getAttribute('data-on-click')])""")
+    assert [d[0] for d in dom] == [str(i) for i in range(3, 11)]
+    assert dom[0][1:] == ["10", "is-viewed", "gd-d/.0.0.0/click"]
+    assert dom[1][1] is None and dom[1][3] == "gd-d/.0.1.0/click"
+    assert all(d[3] == f"gd-d/.0.{i}.0/click" for i, d in enumerate(dom))
+    guest.sent()
+    guest.page.click("#gd-d li:nth-child(2) button")  # step 4, now the second row
+    assert [m["k"] for m in guest.sent() if m["t"] == "ev"] == ["gd-d/.0.1.0/click"]
+    # more rows dropped than there are: the page is not what the host thinks, so it asks again
+    assert guest.patch([["d", "gd-d", [0], 50]])["resync"]
+
+
 def test_a_details_the_person_closed_stays_closed(guest: Guest) -> None:
     guest.full({"gd-b": [{"g": "details", "a": {"open": ""}, "c": [{"g": "summary", "c": ["More"]}, {"g": "p", "c": ["inside"]}]}]})
     is_open = "document.querySelector('#gd-b > details').open"

@@ -70,35 +70,40 @@ def toast(page: Any, text: str) -> None:
 def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, base_url: str, relay: str) -> None:
     save = Match(REIGN, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, TO_BATTLE, rng=Rng(1)).save().to_json()
     hctx, hw = device(browser, base_url, relay)
+    actx, aw = device(browser, base_url, relay)  # Ann's laptop
     bctx, bw = device(browser, base_url, relay, 360, 740)  # Bob's phone
     fctx, fw = device(browser, base_url, relay)
-    host, bob, forger = hw.page, bw.page, fw.page
+    host, ann, bob, forger = hw.page, aw.page, bw.page, fw.page
     try:
         join = open_table(host, base_url + "play/reign/#" + make_fragment(save, "h"))
+        host.select_option("#live-seat-0", "open")  # the host's device keeps no seat: both play on their own
+        sit(ann, join, "Ann", 0)
         sit(bob, join, "Bob", 1)
-        # no pass-the-device screen any more: Bob's seat is on his own device
-        host.wait_for_selector("#rg-battle-go", timeout=30_000)
+        # no pass-the-device screen: each seat is on its own device, the host's only shows the game
+        ann.wait_for_selector("#rg-battle-go", timeout=30_000)
         bob.wait_for_selector("#rg-battle-go", timeout=30_000)
         assert "Bob: you defend The Citadel" in bob.inner_text("#rg-stage")
+        assert host.locator("#rg-battle-go").count() == 0
         # both draft at once, each on their own device, then both confirm
-        host.click("#rg-stage [data-card=C]")
+        ann.click("#rg-stage [data-card=C]")
         bob.click("#rg-stage [data-card=D]")
-        host.click("#rg-stage [data-buy='s+']")
+        ann.click("#rg-stage [data-buy='s+']")
         bob.click("#rg-stage [data-buy='a+']")
-        host.click("#rg-stage [data-buy='b+']")
+        ann.click("#rg-stage [data-buy='b+']")
         bob.wait_for_function("document.querySelector('[data-total=defence]').textContent.trim() === 'Defence 6'")
-        host.wait_for_function("document.querySelector('[data-total=attack]').textContent.trim() === 'Attack 9'")
+        ann.wait_for_function("document.querySelector('[data-total=attack]').textContent.trim() === 'Attack 9'")
         bob.click("#rg-battle-go")
-        # both devices say who has chosen (never what) while Ann still chooses
-        for page in (host, bob):
+        # every device says who has chosen (never what) while Ann still chooses
+        for page in (host, ann, bob):
             page.wait_for_function("() => (document.getElementById('shell-chosen') || {}).textContent"
                                    "?.includes('Bob has chosen; waiting for Ann')", timeout=30_000)
-        assert "Defence" not in host.inner_text("#shell-bar")  # who, never what
+        assert "Defence" not in host.inner_text("#shell-bar") and "Defence" not in ann.inner_text("#shell-bar")
+        assert "Defence 6" not in ann.inner_text("#rg-stage")  # Bob's choice is his until the reveal
         host.screenshot(path=f"{SHOTS}/live-chosen-host-1280.png", full_page=False)
         bob.evaluate("() => window.scrollTo(0, 0)")
         bob.screenshot(path=f"{SHOTS}/live-chosen-bob-360.png", full_page=False)
-        host.click("#rg-battle-go")
-        for page in (host, bob):
+        ann.click("#rg-battle-go")
+        for page in (host, ann, bob):
             page.wait_for_selector("#rg-reveal", timeout=30_000)
             assert "Attack 9 = 4 Military + 3 Cavalry Charge" in page.inner_text("#rg-reveal")
         played = replay(host_save(host))
@@ -110,6 +115,9 @@ def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, ba
         for msg in early:
             text = json.dumps(msg)
             assert "Cs1b1" not in text and "Attack 9" not in text, text[:300]
+        for msg in before_reveal(received(ann)):  # nor Ann's Bob's
+            text = json.dumps(msg)
+            assert "Da1" not in text and "Defence 6" not in text, text[:300]
         assert "conquest:slot:" not in bob.evaluate("() => Object.keys(localStorage).join(' ')")
 
         # a peer posing as the host: it knows the link (every guest does) but not the host's
@@ -170,12 +178,13 @@ def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, ba
             toast(bob, words)
             assert len(replay(host_save(host)).log) == n
             assert host.get_attribute("#rg-stage-inner", "data-step") == str(n)
+        no_engine_requested(aw)
         no_engine_requested(bw)
-        for w in (hw, bw):
+        for w in (hw, aw, bw):
             w.forgive_navigation_aborts()
             assert not w.page_errors, w.page_errors
     finally:
-        for c in (hctx, bctx, fctx):
+        for c in (hctx, actx, bctx, fctx):
             c.close()
 
 

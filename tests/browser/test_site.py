@@ -25,11 +25,20 @@ def test_every_page_boots_clean(site_dir: Path, open_page) -> None:
     rules = {p for p in pages if p.startswith("rules/")}
     # each game's rules, and how a draw is made and checked (issue 26)
     assert "" in pages and "credits/" in pages and rules == {f"rules/{g}/" for g in games()} | {"rules/draws/"}
+    guests = {p for p in pages if p.endswith("/guest/")}
+    assert guests == {f"play/{g}/guest/" for g in games()}  # issue 37: each game's guest page
     for path in pages:
-        w = open_page(path)
-        # static content is in the HTML, the engine is ready, nothing left the origin
-        assert w.page.locator("main").inner_text().strip(), path
-        assert w.page.locator("#engine-status").inner_text().strip() == "Engine ready"
+        w = open_page(path, wait=None if path in guests else "ready")
+        if path in guests:
+            # no engine; opened without a join link, it says so (and asks for nothing of Python)
+            w.page.wait_for_function("document.documentElement.dataset.guest === 'no-link'")
+            assert "join link" in w.page.inner_text("#guest-status")
+            assert w.page.locator("#engine-status").count() == 0
+            assert not [u for u in w.requests if "pyodide" in u or "pyscript" in u or u.endswith(".py")], path
+        else:
+            # static content is in the HTML, the engine is ready, nothing left the origin
+            assert w.page.locator("main").inner_text().strip(), path
+            assert w.page.locator("#engine-status").inner_text().strip() == "Engine ready"
         w.assert_clean()
         w.page.close()
 
@@ -218,7 +227,7 @@ def test_check_only_replays_a_link_without_storing_it(open_page) -> None:
 
 
 def test_open_takes_a_live_join_link_to_its_game_page_here(browser, base_url: str) -> None:
-    """Issue 36: a join link pasted into the box opens the game's page on this site (the
+    """Issue 36: a join link pasted into the box opens the game's guest page on this site (the
     other origin it names is ignored) with its ``#live=`` fragment. The game page is stubbed
     (service workers blocked, so the route sees the request): only the navigation is checked,
     no relay is needed (a typed room code: test_live_page.py, over the local relay)."""
@@ -230,10 +239,10 @@ def test_open_takes_a_live_join_link_to_its_game_page_here(browser, base_url: st
         w.page.goto(base_url)
         w.wait_engine()
         frag = "#live=ABCDEFGH." + "p" * 22 + "." + "K" * 87
-        w.page.route(f"{base_url}play/world/", lambda route: route.fulfill(body="<p>arrived</p>", content_type="text/html"))
+        w.page.route(f"{base_url}play/world/guest/", lambda route: route.fulfill(body="<p>arrived</p>", content_type="text/html"))
         w.page.fill("#open-link-input", f"  https://elsewhere.example/play/world/{frag}\n")
         w.page.click("#open-link-form button[type=submit]")
-        w.page.wait_for_url(f"{base_url}play/world/{frag}")
+        w.page.wait_for_url(f"{base_url}play/world/guest/{frag}")  # the guest page (issue 37)
         assert w.page.inner_text("body") == "arrived"
         w.forgive_navigation_aborts()
         w.assert_clean()
