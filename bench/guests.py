@@ -394,6 +394,17 @@ def world_actor(pages: list[Any]) -> tuple[Any, str] | None:
     return None
 
 
+def next_actor(pages: list[Any], polls: int) -> tuple[Any, str] | None:
+    """Who moves next and with which control (``world_actor``), asked every 0.2 s, at most
+    ``polls`` times (None: nobody moved meanwhile)."""
+    for _ in range(polls):
+        found = world_actor(pages)
+        if found is not None:
+            return found
+        time.sleep(0.2)
+    return None
+
+
 def watch_step(pages: list[Any], game: str) -> list[str | None]:
     """A rAF watcher on each page for its step to change; the steps before."""
     befores = []
@@ -432,14 +443,10 @@ def taps(browser: Any, relay: str, url: str, label: str, n: int) -> None:
         shown: list[float] = []
         per_page: list[list[float]] = [[], [], []]
         misses = 0
-        idle = 0
-        while len(shown) < n and misses < 10 and idle < 150:
-            found = world_actor(pages)
+        while len(shown) < n and misses < 10:
+            found = next_actor(pages, 150)
             if found is None:
-                idle += 1
-                time.sleep(0.2)
-                continue
-            idle = 0
+                break
             actor, sel = found
             watch_step(pages, "world")
             actor.evaluate(ARM_TAP)
@@ -540,6 +547,26 @@ class HostStep:
         return f"; heaviest patch {self.top} {self.top_share:.0%}" if self.top else ""
 
 
+def measured_step(label: str, what: str, game: str, pages: list[Any], step: HostStep, act: Any, polling: int,
+                  rows: list[tuple[float, float, float, int]]) -> None:
+    """``act()`` plays a step; once every page shows it, its figures are a row and a line
+    (a step not shown everywhere: said, and a row of nothing)."""
+    befores = [p.evaluate(f"() => {STEP_KEY[game]}") for p in pages]
+    try:
+        act()
+        for p, b in zip(pages, befores, strict=True):
+            p.wait_for_function(f"(b) => {{ const s = {STEP_KEY[game]}; return s !== null && s !== b; }}",
+                                arg=b, timeout=60_000, polling=polling)
+        r = step.done()
+    except Exception as exc:  # noqa: BLE001
+        say(f"   {label}: {what} not shown on every device: {str(exc).splitlines()[0][:200]}")
+        rows.append((float("nan"), 0.0, 0.0, 0))
+        return
+    rows.append(r)
+    say(f"   {label}: {what}: host {r[0]:.0f} ms, longest task {task(r[1])}, "
+        f"{r[2] / 1024:.1f} KiB per device ({r[3]} texts{step.heaviest()}); {load()}")
+
+
 def task(ms: float) -> str:
     """A longest task's duration; none at all: none of 50 ms or more (what the browser notes)."""
     return f"{ms:.0f} ms" if ms > 0 else "none >= 50 ms"
@@ -578,31 +605,15 @@ def host_world6(browser: Any, relay: str, url: str, steps: int) -> None:
                 say(f"   {label}: {name} did not join: {str(exc).splitlines()[0][:200]}; {load()}")
         pages = [host, *guests]
         rows = []
-        idle = 0
-        while len(rows) < steps and idle < 100:
-            found = world_actor(pages)
+        while len(rows) < steps:
+            found = next_actor(pages, 100)
             if found is None:
-                idle += 1
-                time.sleep(0.2)
-                continue
-            idle = 0
+                break
             actor, sel = found
-            befores = [p.evaluate(f"() => {STEP_KEY['world']}") for p in pages]
             step = HostStep(host, actor, len(guests))
             who = "host" if actor is host else f"guest {pages.index(actor)}"
-            try:
-                actor.locator(sel).first.click(timeout=10_000)
-                for p, b in zip(pages, befores, strict=True):
-                    p.wait_for_function(f"(b) => {{ const s = {STEP_KEY['world']}; return s !== null && s !== b; }}",
-                                        arg=b, timeout=60_000, polling=50)
-                r = step.done()
-            except Exception as exc:  # noqa: BLE001
-                say(f"   {label}: step by {who} ({sel}) not shown on every device: {str(exc).splitlines()[0][:200]}")
-                rows.append((float("nan"), 0.0, 0.0, 0))
-                continue
-            rows.append(r)
-            say(f"   {label}: step {len(rows)} by {who} ({sel}): host {r[0]:.0f} ms, longest task {task(r[1])}, "
-                f"{r[2] / 1024:.1f} KiB per device ({r[3]} texts{step.heaviest()}); {load()}")
+            measured_step(label, f"step {len(rows) + 1} by {who} ({sel})", "world", pages, step,
+                          lambda a=actor, q=sel: a.locator(q).first.click(timeout=10_000), 50, rows)
         summary(label, rows)
     except Exception as exc:  # noqa: BLE001
         say(f"   {label}: failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}; {load()}")
@@ -665,30 +676,19 @@ def host_metagame(browser: Any, relay: str, url: str, audience: int, steps: int)
         pages = [host, *guests]
         rows = []
         for k in range(steps + 1):
-            befores = [p.evaluate(f"() => {STEP_KEY['metagame']}") for p in pages]
-            step = HostStep(host, host, len(guests))
-            try:
-                if k == 0:
-                    what = "#mg-won-d"
+            what = "#mg-won-d" if k == 0 else (metagame_action(host) or "")
+            if not what:
+                say(f"   {label}: the game has no move left")
+                break
+
+            def act(w: str = what) -> None:
+                if w == "#mg-won-d":
                     host.click("#mg-won-d", timeout=10_000)
                 else:
-                    what = metagame_action(host) or ""
-                    if not what:
-                        say(f"   {label}: the game has no move left")
-                        break
-                    host.fill("#mg-typed-text", what, timeout=10_000)
+                    host.fill("#mg-typed-text", w, timeout=10_000)
                     host.click("#mg-typed button[type=submit]", timeout=10_000)
-                for p, b in zip(pages, befores, strict=True):
-                    p.wait_for_function(f"(b) => {{ const s = {STEP_KEY['metagame']}; return s !== null && s !== b; }}",
-                                        arg=b, timeout=60_000, polling=100)
-                r = step.done()
-            except Exception as exc:  # noqa: BLE001
-                say(f"   {label}: step {k + 1} not shown on every device: {str(exc).splitlines()[0][:200]}")
-                rows.append((float("nan"), 0.0, 0.0, 0))
-                continue
-            rows.append(r)
-            say(f"   {label}: step {k + 1} ({what}): host {r[0]:.0f} ms, longest task {task(r[1])}, "
-                f"{r[2] / 1024:.1f} KiB per device ({r[3]} texts{step.heaviest()}); {load()}")
+
+            measured_step(label, f"step {k + 1} ({what})", "metagame", pages, HostStep(host, host, len(guests)), act, 100, rows)
         summary(label, rows)
     except Exception as exc:  # noqa: BLE001
         say(f"   {label}: failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}; {load()}")
