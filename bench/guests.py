@@ -490,6 +490,7 @@ def part2(browser: Any, relay: str, url: str, before_url: str | None, n: int) ->
 def midgame6(seed: int = 3) -> str:
     """A host link to a World game of six people (bots' moves up to Ann's attack, after a
     round in which every seat moved)."""
+    from conquest.bots import run_thinking
     from conquest.core import get_game
     from conquest.games.world.bots import RuleBot
     from conquest.rng import Rng
@@ -504,12 +505,7 @@ def midgame6(seed: int = 3) -> str:
     others = False
     while not (m.state.phase == "attack" and m.state.current == 0 and others):
         others = others or (m.state.phase in ("reinforce", "attack") and m.state.current != 0)
-        gen = bot.think(world, m.state)
-        try:
-            while True:
-                next(gen)
-        except StopIteration as stop:
-            m.play(stop.value)
+        m.play(run_thinking(bot.think(world, m.state)))
     return make_fragment(m.save().to_json(), "h")
 
 

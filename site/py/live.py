@@ -230,7 +230,7 @@ def link_relays(fragment: str) -> list[str] | None:
 
 # -- a join link pasted into the landing page's box (issue 36) --------------------------------
 #: a join link's page, ``…/play/<game id>/``: only the game id is taken from it, never its origin
-_PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})/(?:guest/?)?$|(?:^|/)play/([a-z0-9_-]{1,40})$")
+_PLAY_PATH = re.compile(r"(?:^|/)play/([a-z0-9_-]{1,40})(?:/(?:guest/?)?)?$")
 JOIN_LINK_DAMAGED = (
     "That is a live table's join link, but it is incomplete or damaged (a link cut short when it "
     "was copied?). Ask the host to send it again: “Copy the join link” or “Share…” on their page."
@@ -302,7 +302,7 @@ def pasted_join_link(text: str, root: str, games: Sequence[str] | set[str]) -> t
     if keys is None:
         return "say", JOIN_LINK_DAMAGED
     found = _PLAY_PATH.search(before.split("?", 1)[0])
-    gid = None if found is None else (found.group(1) or found.group(2))
+    gid = None if found is None else found.group(1)
     if gid is None or gid not in games:
         return "say", JOIN_LINK_NO_GAME
     seat = parse_seat_key(fragment)
@@ -386,6 +386,14 @@ class RateLimit:
             return True
         self.dropped += 1
         return False
+
+
+def stranger_limit(pool: dict[str, RateLimit], peer: str) -> RateLimit:
+    """The rate of a peer not (yet) known as a device, from a pool bounded to 256 peers (a
+    flood of fresh ids empties it rather than growing it)."""
+    if len(pool) > 256:
+        pool.clear()
+    return pool.setdefault(peer, RateLimit())
 
 
 # -- the guest's mirror of the host's match ----------------------------------------------------
@@ -808,9 +816,7 @@ class Table:
     def _stranger_limit(self, peer: str) -> RateLimit:
         if not hasattr(self, "_strangers"):
             self._strangers: dict[str, RateLimit] = {}
-        if len(self._strangers) > 256:
-            self._strangers.clear()
-        return self._strangers.setdefault(peer, RateLimit())
+        return stranger_limit(self._strangers, peer)
 
     # -- what devices ask -----------------------------------------------------------------
     def _hello(self, peer: str, msg: Mapping[str, Any]) -> None:
@@ -1394,7 +1400,6 @@ HOST_NO_CONNECTION = (
 PROBLEM_MS = 60_000
 
 
-
 def explain_problem(raw: str) -> str:
     """The peer library's words for a failed connection, in plain words (what is known)."""
     low = raw.lower()
@@ -1550,21 +1555,20 @@ def render_elsewhere_panel() -> Node:
 
 
 def guest_summary(guest: Guest) -> str:
-    """The folded panel's one line on a guest's device: its seat, or why it has none."""
+    """The folded panel's one line on a guest's device, as the host draws it (issue 37: the
+    device's own page speaks until the host answers): its seat, or that it watches."""
     seats, you = guest.meta.get("seats") or [], guest.meta.get("you")
     if guest.closed:
         return "Live table: closed by the host"
-    if guest.host_peer is None:
-        return "Live table: not connected"
     if isinstance(you, int) and 0 <= you < len(seats) and isinstance(seats[you], Mapping):
         return f"Live table: you play {seats[you].get('name', '')}"
     return "Live table: you are watching"
 
 
 def guest_wants_open(guest: Guest) -> bool:
-    """Whether a guest's folded panel should be open: it needs the person (no seat yet, no
-    connection, a closed table); once seated it folds so the board has the screen."""
-    return guest.closed or guest.host_peer is None or not isinstance(guest.meta.get("you"), int)
+    """Whether a guest's folded panel should be open: it needs the person (no seat yet, a
+    closed table); once seated it folds so the board has the screen."""
+    return guest.closed or not isinstance(guest.meta.get("you"), int)
 
 
 def render_guest_panel(guest: Guest, on: Callable[..., Any]) -> Node:

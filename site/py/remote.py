@@ -71,10 +71,15 @@ def wire(node: Node | str) -> Any:
     if node.on:
         out["e"] = sorted(node.on)
     if node.props:
-        out["p"] = {k: (bool(v) if k == "checked" else str(v)) for k, v in node.props.items()}
+        out["p"] = _props(node)
     if node.ns is not None:
         out["s"] = 1
     return out
+
+
+def _props(node: Node) -> dict[str, Any]:
+    """An element's properties as the device sets them (``checked`` a boolean, ``value`` text)."""
+    return {k: (bool(v) if k == "checked" else str(v)) for k, v in node.props.items()}
 
 
 def children_of(tree: Node) -> list[Node | str]:
@@ -167,7 +172,7 @@ def _diff(cid: str, path: list[int], old: Node | str, new: Node | str, ops: list
                     | {k: None for k in old.attrs if k not in new.attrs}])
     _diff_children(cid, path, old.children, new.children, ops)
     if new.props and new.props != old.props:
-        ops.append(["p", cid, path, wire(new).get("p", {})])
+        ops.append(["p", cid, path, _props(new)])
 
 
 def merge_paint(painted: dict[str, dict[str, dict[str, Any]]], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -236,9 +241,7 @@ def check_event(msg: Mapping[str, Any], handlers: Mapping[str, tuple[str, Any]])
             "live.stale-control",
             f"That control ({live.excerpt(key, 40)}) is no longer on your screen: nothing was changed.",
         )
-    mods = msg.get("m", "")
-    if not isinstance(mods, str) or len(mods) > 4 or set(mods) - set("csam"):
-        raise live.LiveError("live.malformed", "An event's modifier keys are some of the letters c, s, a, m.")
+    ctrl, shift, alt, meta = _mods(msg)
     x, y = msg.get("x", 0), msg.get("y", 0)
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) < 1e6 for v in (x, y)):
         raise live.LiveError("live.malformed", "An event's position is two numbers.")
@@ -254,9 +257,18 @@ def check_event(msg: Mapping[str, Any], handlers: Mapping[str, tuple[str, Any]])
         data=_table_of(msg.get("d"), "data", MAX_DATA_CHARS),
         under=_table_of(msg.get("u"), "data", MAX_DATA_CHARS),
         x=float(x), y=float(y),
-        ctrl="c" in mods, shift="s" in mods, alt="a" in mods, meta="m" in mods,
+        ctrl=ctrl, shift=shift, alt=alt, meta=meta,
     )
     return found[1], event
+
+
+def _mods(msg: Mapping[str, Any]) -> tuple[bool, bool, bool, bool]:
+    """The modifier keys an event names (``m``: some of the letters c, s, a, m): ctrl,
+    shift, alt, meta."""
+    mods = msg.get("m", "")
+    if not isinstance(mods, str) or len(mods) > 4 or set(mods) - set("csam"):
+        raise live.LiveError("live.malformed", "An event's modifier keys are some of the letters c, s, a, m.")
+    return "c" in mods, "s" in mods, "a" in mods, "m" in mods
 
 
 # -- a device's page, on the host ---------------------------------------------------------------
@@ -385,29 +397,20 @@ class DevicePage:
         try:
             if kind == "ev":
                 fn, event = check_event(msg, self.handlers)
-                self.shell.clear_message() if self.shell.message and self.shell.message[0] == "error" else None
-                try:
-                    fn(event)
-                except Exception as exc:  # noqa: BLE001 - as a tap on the host: said in words
-                    self.shell.refuse(exc)
+                if self.shell.message and self.shell.message[0] == "error":
+                    self.shell.clear_message()  # an earlier refusal gives way to what this tap does
+                self._as_tap(fn, event)
             elif kind == "pick":
                 index = msg.get("i")
                 if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 100_000:
                     raise live.LiveError("live.malformed", "A pick names a territory by its number.")
-                try:
-                    self.shell.pick(index)
-                except Exception as exc:  # noqa: BLE001
-                    self.shell.refuse(exc)
+                self._as_tap(self.shell.pick, index)
             elif kind == "key":
-                event = Event(type="keydown", key=_short(msg.get("key", ""), MAX_KEY_CHARS, "key"))
-                mods = msg.get("m", "")
-                if isinstance(mods, str):
-                    event.ctrl, event.shift, event.alt, event.meta = ("c" in mods, "s" in mods, "a" in mods, "m" in mods)
+                ctrl, shift, alt, meta = _mods(msg)
+                event = Event(type="keydown", key=_short(msg.get("key", ""), MAX_KEY_CHARS, "key"),
+                              ctrl=ctrl, shift=shift, alt=alt, meta=meta)
                 if self.shell.session is not None:
-                    try:
-                        self.shell.key(event)
-                    except Exception as exc:  # noqa: BLE001
-                        self.shell.refuse(exc)
+                    self._as_tap(self.shell.key, event)
             elif kind == "scroll":
                 top, end = msg.get("top"), msg.get("end")
                 if isinstance(top, int) and not isinstance(top, bool) and 0 <= top < 10**7 and isinstance(end, bool) \
@@ -420,13 +423,21 @@ class DevicePage:
             self.shell.say(exc.message, "error")
         self.changed()
 
+    def _as_tap(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run what the device asked as a tap runs on the host: a refusal is said in words
+        on that device's page (``Runner.guard``)."""
+        try:
+            fn(*args)
+        except Exception as exc:  # noqa: BLE001
+            self.shell.refuse(exc)
+
     # -- drawing -------------------------------------------------------------------------------------
-    def panel(self) -> Node:
+    def panel(self, unfolded: bool) -> Node:
         """The live panel, folded as on the host: the seat to take, the name, who is where."""
         g = self.guest
         body = live.render_guest_panel(g, self.on_panel)
         return h("details", h("summary", live.guest_summary(g), id="live-summary", cls="live-summary"), body,
-                 id="live-panel-box", cls="live-details", open=live.guest_wants_open(g))
+                 id="live-panel-box", cls="live-details", open=unfolded)
 
     def on_panel(self, what: str, *args: Any) -> None:
         if what == "claim":
@@ -440,8 +451,9 @@ class DevicePage:
         """This device's page now: ``(containers, paint, flags)``: what ``Runner._mount`` draws
         for a guest, from the session the table keeps for this device's seat."""
         shell, s = self.shell, self.shell.session
-        out: dict[str, Node] = {"shell-toast": shell.render_message(), "live-panel": self.panel()}
-        flags: dict[str, Any] = {"hide": {"shell-setup": True, "shell-game": s is None}}
+        unfolded = live.guest_wants_open(self.guest)
+        out: dict[str, Node] = {"shell-toast": shell.render_message(), "live-panel": self.panel(unfolded)}
+        flags: dict[str, Any] = {"hide": {"shell-setup": True, "shell-game": s is None}, "open": unfolded}
         paint: dict[str, Any] = {}
         if s is not None:
             view = s.view()
@@ -465,7 +477,6 @@ class DevicePage:
             flags["announce"] = shell.announcement()
             flags["home"] = self.page.focus_home
             flags["log"] = {"end": shell.log_top is None, "reveal": shell.take_log_reveal()}
-        flags["open"] = bool(live.guest_wants_open(self.guest))
         return {cid: shell.isolated(t) for cid, t in out.items()}, paint, flags
 
     def update(self) -> dict[str, Any] | None:
@@ -587,9 +598,7 @@ class Devices:
         """One message from a device: rate, size, JSON, shape (``live.parse_message``), then
         its page. A refusal is said to that device alone and changes nothing."""
         page = self.pages.get(peer)
-        limit = page.limit if page is not None else self._strangers.setdefault(peer, live.RateLimit())
-        if len(self._strangers) > 256:
-            self._strangers.clear()
+        limit = page.limit if page is not None else live.stranger_limit(self._strangers, peer)
         if not limit.allow(now_ms):
             self.refused += 1
             return

@@ -17,7 +17,13 @@ const base = () => new URL("../runtime/live/", import.meta.url);
 // promises per peer, so messages keep their order.
 const ECDSA = { name: "ECDSA", namedCurve: "P-256" };
 const SIGN = { name: "ECDSA", hash: "SHA-256" };
-const b64u = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64u = (bytes) => {
+  // in slices: a spread of a whole relay note's bytes would pass too many arguments
+  const all = new Uint8Array(bytes);
+  let text = "";
+  for (let i = 0; i < all.length; i += 8192) text += String.fromCharCode.apply(null, all.subarray(i, i + 8192));
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+};
 const unb64u = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 const utf8 = new TextEncoder();
 const SIG_CHARS = 86;  // a P-256 signature: 64 bytes
@@ -79,6 +85,44 @@ const keptOfferConnection = () => keptOffer ||= class KeptOfferConnection extend
 };
 
 // the lobby's room: named by the room code (issue 36)
+/** The host's signature, the same both ways (open, openRelay): the keys from the settings
+ *  (hostKey: the host's private JWK text; hostPub: a guest's link's public key), `seal` for
+ *  the host's sends, `check` for a guest's receipts (only text signed by the link's key,
+ *  for this device, is the host's; a signature that fails is counted in conquestLiveForged). */
+async function roomKeys(settings) {
+  const signKey = settings.hostKey
+    ? await crypto.subtle.importKey("jwk", JSON.parse(settings.hostKey), ECDSA, false, ["sign"]) : null;
+  const verifyKey = settings.hostPub
+    ? await crypto.subtle.importKey("raw", unb64u(settings.hostPub), ECDSA, false, ["verify"]) : null;
+  return {
+    signKey,
+    verifyKey,
+    seal: async (peer, text) => b64u(await crypto.subtle.sign(SIGN, signKey, utf8.encode(peer + "\n" + text))) + "." + text,
+    check: async (self, data) => {
+      const dot = data.indexOf(".");
+      if (dot !== SIG_CHARS) return { text: data, ok: false };
+      const text = data.slice(dot + 1);
+      let ok = false;
+      try {
+        ok = await crypto.subtle.verify(SIGN, verifyKey, unb64u(data.slice(0, dot)), utf8.encode(self + "\n" + text));
+      } catch (e) { ok = false; }
+      if (!ok) window.conquestLiveForged = (window.conquestLiveForged || 0) + 1;
+      return { text, ok };
+    },
+  };
+}
+
+/** Tests (the `record` setting): what this device sent, and its room (a hostile guest's own
+ *  sends): the room last opened (a guest's rejoin), or with `keep` the one already named (the
+ *  host's WebRTC room, not its relay room beside it). */
+function recorded(settings, api, keep = false) {
+  if (!settings.record) return api;
+  window.conquestLiveRoom = keep && window.conquestLiveRoom ? window.conquestLiveRoom : api;
+  const send = api.send;
+  api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
+  return api;
+}
+
 const LOBBY_PREFIX = "lobby-";
 // the relays-only way (openRelay, issue 37): a text is sent in parts this long (relays bound
 // their notes' size), and each side posts a note every BEAT_MS (presence)
@@ -123,10 +167,7 @@ const live = {
       },
     });
     const act = r.makeAction("m");
-    const signKey = settings.hostKey
-      ? await crypto.subtle.importKey("jwk", JSON.parse(settings.hostKey), ECDSA, false, ["sign"]) : null;
-    const verifyKey = settings.hostPub
-      ? await crypto.subtle.importKey("raw", unb64u(settings.hostPub), ECDSA, false, ["verify"]) : null;
+    const keys = await roomKeys(settings);
     const chains = new Map();  // peer -> the promise its last message waits on (order kept)
     const inOrder = (peer, job) => {
       const next = (chains.get(peer) || Promise.resolve()).then(job).catch((e) => console.warn("live:", e));
@@ -134,7 +175,7 @@ const live = {
     };
     const deliver = (peer, data, signed) => {
       // tests read what arrived, and from whom: a guest, the host's signed texts; the host, all
-      if (settings.record && (signed || !verifyKey)) {
+      if (settings.record && (signed || !keys.verifyKey)) {
         (window.conquestLiveReceived ||= []).push(data);
         if (signed) window.conquestLiveHostPeer = peer;
       }
@@ -147,23 +188,12 @@ const live = {
         handlers.message(peer, "", false);
         return;
       }
-      if (!verifyKey) {
+      if (!keys.verifyKey) {
         deliver(peer, data, false);  // the host: guests do not sign (their seat is their device's)
         return;
       }
-      // a guest: only text signed by the link's key, for this device, is the host's
-      const dot = data.indexOf(".");
-      if (dot !== SIG_CHARS) {
-        inOrder(peer, () => deliver(peer, data, false));
-        return;
-      }
-      const text = data.slice(dot + 1);
-      inOrder(peer, async () => {
-        let ok = false;
-        try {
-          ok = await crypto.subtle.verify(SIGN, verifyKey, unb64u(data.slice(0, dot)), utf8.encode(selfId + "\n" + text));
-        } catch (e) { ok = false; }
-        if (!ok) window.conquestLiveForged = (window.conquestLiveForged || 0) + 1;
+      inOrder(peer, async () => {  // a guest: only what the link's key signed is the host's
+        const { text, ok } = await keys.check(selfId, data);
         deliver(peer, text, ok);
       });
     };
@@ -173,13 +203,12 @@ const live = {
     const api = {
       self: selfId,
       send: (peer, text) => {
-        if (!signKey) {
+        if (!keys.signKey) {
           act.send(text, peer ? { target: peer } : undefined).catch(() => {});
           return;
         }
         inOrder("to:" + peer, async () => {
-          const sig = await crypto.subtle.sign(SIGN, signKey, utf8.encode(peer + "\n" + text));
-          await act.send(b64u(sig) + "." + text, { target: peer }).catch(() => {});
+          await act.send(await keys.seal(peer, text), { target: peer }).catch(() => {});
         });
       },
       leave: () => r.leave(),
@@ -189,12 +218,7 @@ const live = {
       /** How many of the relays this device is connected to now (what a failure names). */
       relaysUp: () => Object.values(getRelaySockets()).filter((ws) => ws && ws.readyState === 1).length,
     };
-    if (settings.record) {  // tests: what this device sent, and its room (a hostile guest's own sends)
-      window.conquestLiveRoom = api;
-      const send = api.send;
-      api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
-    }
-    return api;
+    return recorded(settings, api);
   },
 
   /** The same room through the relays alone (issue 37): for a device without WebRTC
@@ -209,10 +233,8 @@ const live = {
     const topic = b64u(await crypto.subtle.digest("SHA-256", utf8.encode(settings.appId + "\nrelay\n" + room + "\n" + password)));
     const aes = await crypto.subtle.importKey("raw", await crypto.subtle.digest("SHA-256", utf8.encode("conquest-relay\n" + password)),
       { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
-    const signKey = settings.hostKey
-      ? await crypto.subtle.importKey("jwk", JSON.parse(settings.hostKey), ECDSA, false, ["sign"]) : null;
-    const verifyKey = settings.hostPub
-      ? await crypto.subtle.importKey("raw", unb64u(settings.hostPub), ECDSA, false, ["verify"]) : null;
+    const keys = await roomKeys(settings);
+    const signKey = keys.signKey;
     const limit = settings.maxChars;
     const sockets = [];
     const seen = new Set();
@@ -221,15 +243,10 @@ const live = {
     let closed = false;
     let nextId = 0;
     let sending = Promise.resolve();
-    const bytesB64 = (bytes) => {
-      let s = "";
-      for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
-      return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    };
     const publish = async (note) => {
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aes, utf8.encode(JSON.stringify(note))));
-      const event = await createEvent(topic, bytesB64(iv) + "." + bytesB64(sealed));
+      const event = await createEvent(topic, b64u(iv) + "." + b64u(sealed));
       for (const ws of sockets) if (ws.readyState === 1) ws.send(event);
     };
     const post = (to, kind, data) => {
@@ -243,14 +260,9 @@ const live = {
     };
     const deliver = async (peer, data) => {
       if (typeof data !== "string" || data.length > limit) { handlers.message(peer, "", false); return; }
-      if (!verifyKey) { handlers.message(peer, data, false); return; }
-      const dot = data.indexOf(".");
-      let ok = false;
-      if (dot === SIG_CHARS) {
-        try { ok = await crypto.subtle.verify(SIGN, verifyKey, unb64u(data.slice(0, dot)), utf8.encode(self + "\n" + data.slice(dot + 1))); } catch (e) { ok = false; }
-      }
-      if (!ok) window.conquestLiveForged = (window.conquestLiveForged || 0) + 1;
-      handlers.message(peer, ok ? data.slice(dot + 1) : data, ok);
+      if (!keys.verifyKey) { handlers.message(peer, data, false); return; }
+      const { text, ok } = await keys.check(self, data);
+      handlers.message(peer, text, ok);
     };
     let inbox = Promise.resolve();
     const onNote = async (content) => {
@@ -321,8 +333,7 @@ const live = {
       send: (peer, text) => {
         if (!signKey) { post(peer, "m", text); return; }
         const job = (chains.get(peer) || Promise.resolve()).then(async () => {
-          const sig = await crypto.subtle.sign(SIGN, signKey, utf8.encode(peer + "\n" + text));
-          await post(peer, "m", b64u(sig) + "." + text);
+          await post(peer, "m", await keys.seal(peer, text));
         }).catch((e) => console.warn("live relay:", e));
         chains.set(peer, job);
       },
@@ -331,12 +342,7 @@ const live = {
       peers: () => [...heard.keys()],
       relaysUp: () => sockets.filter((ws) => ws.readyState === 1).length,
     };
-    if (settings.record) {
-      window.conquestLiveRoom = window.conquestLiveRoom || api;
-      const send = api.send;
-      api.send = (peer, text) => { (window.conquestLiveSent ||= []).push(text); send(peer, text); };
-    }
-    return api;
+    return recorded(settings, api, !!signKey);
   },
 
   /** The room code of a table whose signing key is `pub` (issue 36): 8 letters of the code

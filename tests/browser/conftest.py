@@ -172,6 +172,15 @@ class PageWatch:
         assert not self.dialogs, f"unexpected dialogs: {self.dialogs}"
 
 
+#: what a page asks for when it runs the engine (issue 37: a guest page asks for none of it)
+ENGINE_FILES = ("pyodide", "pyscript", "app.zip", "python_stdlib", ".py")
+
+
+def engine_files(urls: list[str]) -> list[str]:
+    """The URLs among ``urls`` that are part of the engine (Pyodide, PyScript, the app)."""
+    return [u for u in urls if any(x in u for x in ENGINE_FILES)]
+
+
 def watch(page: Any, base_url: str) -> PageWatch:
     w = PageWatch(page, base_url)
     origin = base_url.rstrip("/")

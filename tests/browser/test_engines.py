@@ -39,7 +39,7 @@ from conquest.games.world.bots import RuleBot
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
-from tests.browser.conftest import FREE_POINT
+from tests.browser.conftest import FREE_POINT, engine_files
 from tests.browser.test_metagame_page import save_at_spin
 from tools.engines import Page
 from tools.serve import serve_in_thread
@@ -512,8 +512,7 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
         page.wait("() => document.documentElement.dataset.guest === 'ready'", what="the page the host drew", timeout=120)
         engine.timings["live-guest-shown"] = round(time.monotonic() - t0, 1)
         asked = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
-        engine_files = [u for u in asked if any(x in u for x in ("pyodide", "pyscript", "app.zip", ".py"))]
-        assert not engine_files, engine_files
+        assert not engine_files(asked), engine_files(asked)
         page.wait("() => !!document.getElementById('live-name')", what="the guest's panel")
         page.fill("#live-name", "Bob")
         page.evaluate("() => { document.getElementById('live-name').dispatchEvent(new Event('change', {bubbles: true})); return true; }")

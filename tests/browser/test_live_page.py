@@ -14,7 +14,7 @@ from conquest.core import get_game
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
-from tests.browser.conftest import ENGINE_TIMEOUT_MS, watch
+from tests.browser.conftest import ENGINE_TIMEOUT_MS, engine_files, watch
 
 WORLD = get_game("world")
 SHOTS = Path(tempfile.gettempdir()) / "conquest-shots"
@@ -76,13 +76,14 @@ def guest_ready(page: Any) -> None:
 
 def no_engine_requested(w: Any) -> None:
     """Issue 37: a guest device asks for nothing of the engine (no Pyodide, PyScript or app)."""
-    engine = [u for u in w.requests if any(x in u for x in ("pyodide", "pyscript", "app.zip", "python_stdlib", ".py"))]
+    engine = engine_files(w.requests)
     assert not engine, engine
 
 
 def midgame(seed: int = 3) -> str:
     """A host link to a World game between three people with cards in hands (played by
     bots' moves up to a turn where every seat holds a card)."""
+    from conquest.bots import run_thinking
     from conquest.games.world.bots import RuleBot
 
     seats = [{"name": n, "colour": c} for n, c in zip(("Ann", "Bob", "Cy"), COLOURS, strict=True)]
@@ -90,12 +91,7 @@ def midgame(seed: int = 3) -> str:
     m.resolve_chance()
     bot = RuleBot(Rng(seed))
     while not (m.state.phase == "attack" and m.state.current == 0 and all(m.state.hand_size(s) for s in range(3))):
-        gen = bot.think(WORLD, m.state)
-        try:
-            while True:
-                next(gen)
-        except StopIteration as stop:
-            m.play(stop.value)
+        m.play(run_thinking(bot.think(WORLD, m.state)))
         assert m.state.phase != "over"
     return make_fragment(m.save().to_json(), "h")
 

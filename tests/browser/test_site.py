@@ -10,6 +10,7 @@ import pytest
 from conquest.core import games
 from conquest.savecode import make_fragment
 from conquest.session import Match
+from tests.browser.conftest import engine_files
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -34,7 +35,7 @@ def test_every_page_boots_clean(site_dir: Path, open_page) -> None:
             w.page.wait_for_function("document.documentElement.dataset.guest === 'no-link'")
             assert "join link" in w.page.inner_text("#guest-status")
             assert w.page.locator("#engine-status").count() == 0
-            assert not [u for u in w.requests if "pyodide" in u or "pyscript" in u or u.endswith(".py")], path
+            assert not engine_files(w.requests), path
         else:
             # static content is in the HTML, the engine is ready, nothing left the origin
             assert w.page.locator("main").inner_text().strip(), path
