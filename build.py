@@ -337,10 +337,11 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
                 nav=nav,
                 page_path=page.path,
                 page_script=f"{root}py/{page.script}.py",
+                app_zip=f"{root}{runtime.APP_ZIP}",
                 py_config=json.dumps(
                     {
                         "interpreter": f"{root}runtime/pyodide/conquest-boot.mjs",
-                        "files": {f"{root}py/app.zip": "./*"},
+                        "files": {f"{root}{runtime.APP_ZIP}": "./*"},
                         "plugins": runtime.PYSCRIPT_PLUGINS_OFF,
                     }
                 ),

@@ -1,13 +1,24 @@
 #!/usr/bin/env python3
 """Site benchmark: how fast a page shows and its engine becomes ready, and what it costs.
 
-Prints, for our landing page and for a bare PyScript page (the baseline, same Pyodide,
-default PyScript set-up, served by the same server in the same run):
+Prints, for the landing page and every game page, beside a bare PyScript page (the baseline:
+same Pyodide, PyScript's default set-up, served by the same server, in the same run,
+interleaved):
   - first paint (first-contentful-paint), ms
-  - engine ready cold (fresh browser context: empty cache), warm (reload), offline (ours)
-  - bytes transferred on the first visit
-Medians over --runs runs. Targets (issue #2): ready <= 2.5 s cold, <= 1.0 s warm, warm at
-least 2x faster than the baseline's warm, first visit <= 7 MB.
+  - engine ready cold (a fresh browser context: empty caches), warm (a reload once the
+    service worker has cached the site and the Python snapshot is kept, after SETTLE_MS
+    idle), offline (ours: a reload with the network off)
+  - the first visit's bytes as the server sent them (gzip, as GitHub Pages serves), the
+    service worker's caching included, and any file fetched twice with a full answer
+  - where the time went (marks set by boot.mjs, the bootstrap build.py writes, frame.py):
+    before the runtime starts, the runtime (warm: the snapshot read and restored), PyScript's
+    set-up (its package, the app unpacked), importing the page module, its main, opening
+    the game
+  - the machine's load average before and after (absolute times drift; the ratios are the
+    finding)
+Medians over --runs runs. Targets (issue 38): cold at most 0.8x the bare page's, warm at
+least 3x faster than the bare page's warm, first paint at most 300 ms, first visit no more
+bytes than the bare page's.
 
 Then the same boot times in Firefox and WebKit (issue 23; tools/engines.py: Debian's
 firefox-esr through puppeteer-core, WebKitGTK's MiniBrowser through Selenium), each beside
@@ -15,17 +26,21 @@ its own bare PyScript page: first paint, engine ready cold (fresh profile) and w
 once our Python snapshot is kept, or after --snapshot-wait seconds without it). Offline and
 bytes are Chromium's (the other drivers have no offline switch or transfer sizes here).
 
-Usage: python bench/site.py [--runs 5] [--site _site] [--engines chromium,firefox,webkit]
+Usage: python bench/site.py [--runs 3] [--pages landing,world,...] [--site _site]
+       [--engines chromium,firefox,webkit]
 """
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,57 +74,101 @@ def make_baseline(tmp: Path) -> Path:
     return site
 
 
-def measure(page, base: str, how: str) -> dict[str, float]:
+#: the pages measured: label -> path under the site (the landing page and every game page)
+PAGES = {
+    "landing": "",
+    "world": "play/world/",
+    "reign": "play/reign/",
+    "campaign": "play/campaign/",
+    "conquests": "play/conquests/",
+    "metagame": "play/metagame/",
+}
+#: how long the browser is left idle between a visit and the return visit measured as warm
+SETTLE_MS = 3000
+#: marks set on the way to ready, in order (boot.mjs, the bootstrap build.py writes, frame.py)
+PHASE_MARKS = ["python-load-start", "python-load-end", "page-import-start", "page-import-end",
+               "page-main-end", "engine-ready"]
+#: where the time went: label -> (from mark, to mark); "nav" is the navigation's start (0)
+PHASES = {
+    "before": ("nav", "python-load-start"),
+    "runtime": ("python-load-start", "python-load-end"),
+    "pyscript": ("python-load-end", "page-import-start"),
+    "imports": ("page-import-start", "page-import-end"),
+    "main": ("page-import-end", "page-main-end"),
+    "open": ("page-main-end", "engine-ready"),
+}
+
+
+def measure(page, url: str, how: str) -> dict[str, float]:
     t0 = time.perf_counter()
     if how == "goto":
-        page.goto(base)
+        page.goto(url)
     else:
         page.reload()
-    page.wait_for_function(READY, timeout=120_000)
+    page.wait_for_function(READY, timeout=180_000)
     wall = (time.perf_counter() - t0) * 1000
-    fcp = page.evaluate(
-        "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
+    at = page.evaluate(
+        "(names) => Object.fromEntries(names.map(n => [n, (performance.getEntriesByName(n)[0] || "
+        "{startTime: NaN}).startTime]))",
+        ["first-contentful-paint", *PHASE_MARKS],
     )
-    ready = page.evaluate("(performance.getEntriesByName('engine-ready')[0] || {startTime: NaN}).startTime")
-    marks = page.evaluate(
-        "Object.fromEntries(['python-load-start', 'python-load-end'].map("
-        "n => [n, (performance.getEntriesByName(n)[0] || {startTime: NaN}).startTime]))"
+    sizes = page.evaluate(
+        "() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]"
+        ".reduce((a, r) => [a[0] + r.transferSize, a[1] + r.decodedBodySize], [0, 0])"
     )
-    transferred = page.evaluate(
-        "performance.getEntriesByType('resource').reduce((a, r) => a + r.transferSize, 0)"
-        " + performance.getEntriesByType('navigation').reduce((a, r) => a + r.transferSize, 0)"
-    )
-    return {
-        "fcp": fcp,
-        "ready": ready,
-        "wall": wall,
-        "bytes": transferred,
-        "py_start": marks["python-load-start"],
-        "py_end": marks["python-load-end"],
-    }
+    out = {"fcp": at["first-contentful-paint"], "ready": at["engine-ready"], "wall": wall,
+           "page_bytes": sizes[0], "page_decoded": sizes[1],
+           "boot": page.evaluate("String(globalThis.conquestBoot || '')")}
+    at["nav"] = 0.0
+    for name, (a, b) in PHASES.items():
+        out[name] = at.get(b, math.nan) - at.get(a, math.nan)
+    return out
 
 
-def run(browser, base: str, runs: int, offline: bool) -> dict[str, list[dict[str, float]]]:
-    """Cold (new context), warm (reload; ours: after the snapshot is kept), offline (ours)."""
-    out: dict[str, list[dict[str, float]]] = {"cold": [], "warm": [], "offline": []}
-    for _ in range(runs):
-        ctx = browser.new_context()
-        page = ctx.new_page()
-        Handler.bytes_sent = 0
-        cold = measure(page, base, "goto")
-        if offline:  # let the service worker finish caching: its downloads count too
-            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-            page.wait_for_timeout(500)
-        cold["server_bytes"] = Handler.bytes_sent
-        out["cold"].append(cold)
-        if offline:  # ours keeps a Python snapshot after the first visit: wait for it
-            page.wait_for_function("globalThis.conquestSnapshot !== undefined", timeout=120_000)
-        out["warm"].append(measure(page, base, "reload"))
-        if offline:
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+#: --phone: Chromium's DevTools throttling, "Fast 4G" and a 4x slower CPU (the brief's phone)
+PHONE_CPU = 4
+PHONE_NET = {"offline": False, "latency": 40, "downloadThroughput": 9_000_000 / 8, "uploadThroughput": 1_500_000 / 8}
+
+
+def run(browser, base: str, path: str, ours: bool, phone: bool = False) -> dict[str, dict[str, float]]:
+    """One page in a fresh browser context: cold; warm (a reload; ours: once the service
+    worker has cached the site and the Python snapshot is kept); offline (ours)."""
+    out: dict[str, dict[str, float]] = {}
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    if phone:
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU})
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", PHONE_NET)
+    Handler.bytes_sent = 0
+    Handler.record = []
+    try:
+        cold = measure(page, base + path, "goto")
+        if ours:  # the service worker's caching of the whole site counts in the first visit
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=180_000)
+            page.wait_for_function("globalThis.conquestSnapshot !== undefined", timeout=180_000)
+        record = Handler.record
+        cold["server_bytes"] = sum(n for _, _, n in record)
+        fetched: dict[str, int] = {}
+        for url, status, _ in record:
+            if status == 200:
+                key = url.split("?", 1)[0]
+                fetched[key] = fetched.get(key, 0) + 1
+        cold["twice"] = sorted(u for u, n in fetched.items() if n > 1)  # type: ignore[assignment]
+        cold["requests"] = len(record)
+        out["cold"] = cold
+        # a returning visitor comes back to an idle browser: what the first visit left running
+        # (the snapshot's worker, the service worker's caching, WebAssembly's optimising
+        # compiler) has finished
+        page.wait_for_timeout(SETTLE_MS)
+        out["warm"] = measure(page, base + path, "reload")
+        if ours:
             ctx.set_offline(True)
-            out["offline"].append(measure(page, base, "reload"))
+            out["offline"] = measure(page, base + path, "reload")
             ctx.set_offline(False)
+    finally:
+        Handler.record = None
         ctx.close()
     return out
 
@@ -169,37 +228,47 @@ def other_engines(names: list[str], ours: str, bare: str, runs: int, snapshot_wa
             print(f"{label:<15}{m('cold', 'fcp'):>12.0f}{m('cold', 'ready'):>12.0f}{m('warm', 'ready'):>12.0f}  {boots}")
 
 
-def med(rows: list[dict[str, float]], key: str) -> float:
-    return statistics.median(r[key] for r in rows) if rows else float("nan")
+def med(rows: list[dict[str, Any]], key: str) -> float:
+    vals = [r[key] for r in rows if not math.isnan(r[key])]
+    return statistics.median(vals) if vals else math.nan
 
 
-def print_chromium(results: dict[str, dict[str, list[dict[str, float]]]], runs: int) -> None:
-    print(f"median of {runs} runs; times in ms from navigation start (browser clock)")
-    print("1st visit MB: bytes the server sent for the first visit, service worker's caching included")
-    print(f"{'page':<15}{'first paint':>12}{'ready cold':>12}{'ready warm':>12}{'offline':>10}{'1st visit MB':>14}")
+def print_chromium(results: dict[str, dict[str, list[dict[str, Any]]]], runs: int, load: str) -> None:
+    print(f"Chromium, median of {runs} runs; ms from navigation start (the browser's clock); machine load {load}")
+    print("1st visit: what the server sent (compressed as served) for the first visit, the service worker's "
+          "caching included; page MB: what the page itself fetched, compressed / uncompressed")
+    print(f"{'page':<11}{'paint':>7}{'cold':>7}{'warm':>7}{'offline':>8}{'1st visit MB':>13}{'page MB':>13}"
+          f"{'cold/bare':>10}{'bare/warm':>10}")
+    bare = results["bare PyScript"]
     for name, r in results.items():
+        c, w = med(r["cold"], "ready"), med(r["warm"], "ready")
         print(
-            f"{name:<15}{med(r['cold'], 'fcp'):>12.0f}{med(r['cold'], 'ready'):>12.0f}{med(r['warm'], 'ready'):>12.0f}"
-            f"{med(r['offline'], 'ready'):>10.0f}{med(r['cold'], 'server_bytes') / 1e6:>14.2f}"
+            f"{name:<11}{med(r['cold'], 'fcp'):>7.0f}{c:>7.0f}{w:>7.0f}{med(r.get('offline', []), 'ready'):>8.0f}"
+            f"{med(r['cold'], 'server_bytes') / 1e6:>13.2f}"
+            f"{med(r['cold'], 'page_bytes') / 1e6:>6.2f} /{med(r['cold'], 'page_decoded') / 1e6:>5.2f}"
+            f"{c / med(bare['cold'], 'ready'):>10.2f}{med(bare['warm'], 'ready') / w:>10.2f}"
         )
-    ours_r, bare_r = results["conquest"], results["bare PyScript"]
-    for phase in ("cold", "warm"):
-        r = ours_r[phase]
-        print(
-            f"ours {phase}: to loadPyodide start {med(r, 'py_start'):.0f} ms, loadPyodide "
-            f"{statistics.median(x['py_end'] - x['py_start'] for x in r):.0f} ms, then PyScript set-up and the "
-            f"page's Python {statistics.median(x['ready'] - x['py_end'] for x in r):.0f} ms"
-        )
-    print(f"ratio bare/ours warm ready: {med(bare_r['warm'], 'ready') / med(ours_r['warm'], 'ready'):.2f}x")
-    print(f"ratio bare/ours cold ready: {med(bare_r['cold'], 'ready') / med(ours_r['cold'], 'ready'):.2f}x")
-    print("targets: cold <= 2500 ms, warm <= 1000 ms, warm >= 2x faster than bare, first visit <= 7 MB")
+    print("targets (issue 38): cold/bare <= 0.80, bare/warm >= 3.0, paint <= 300 ms, 1st visit <= bare's")
+    print("\nwhere the time went, ms (cold | warm): before the runtime, runtime load (warm: snapshot restore), "
+          "PyScript set-up, imports, the page's main, opening the game")
+    print(f"{'page':<11}" + "".join(f"{k:>16}" for k in PHASES))
+    for name, r in results.items():
+        cells = "".join(f"{med(r['cold'], k):>8.0f}|{med(r['warm'], k):<7.0f}" for k in PHASES)
+        boots = ",".join(sorted({x["boot"] or "-" for x in r["warm"]}))
+        print(f"{name:<11}{cells}  warm boot: {boots}")
+    for name, r in results.items():
+        twice = sorted({u for x in r["cold"] for u in x["twice"]})
+        if twice:
+            print(f"{name}: fetched twice with a 200 on the first visit: {', '.join(twice)}")
 
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--phone", action="store_true", help="throttle CPU and network like a phone on Fast 4G")
+    parser.add_argument("--pages", default=",".join(PAGES), help="comma-separated: " + ", ".join(PAGES))
     parser.add_argument("--site", default=str(ROOT / "_site"))
     parser.add_argument("--engines", default="chromium,firefox,webkit",
                         help="comma-separated: chromium, firefox, webkit")
@@ -218,23 +287,28 @@ def main() -> int:
                 ours_srv.shutdown()
                 bare_srv.shutdown()
         return 0
+    pages = {k: PAGES[k] for k in (x.strip() for x in args.pages.split(",")) if k}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         bare_dir = make_baseline(Path(tmp))
         ours_srv, ours = serve_in_thread(Path(args.site))
         bare_srv, bare = serve_in_thread(bare_dir)
         browser = launch_chromium(p)
-        # interleaved, so a busy moment of the machine hits both pages alike
-        results: dict[str, dict[str, list[dict[str, float]]]] = {
-            "conquest": {"cold": [], "warm": [], "offline": []},
-            "bare PyScript": {"cold": [], "warm": [], "offline": []},
+        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+        results: dict[str, dict[str, list[dict[str, Any]]]] = {
+            name: {"cold": [], "warm": [], "offline": []} for name in ["bare PyScript", *pages]
         }
+        # interleaved, the bare page first and last in turn, so a busy moment of the
+        # machine hits both alike
         for i in range(args.runs):
-            order = [("conquest", ours, True), ("bare PyScript", bare, False)]
-            for name, url, offline in order if i % 2 == 0 else order[::-1]:
-                for phase, rows in run(browser, url, 1, offline=offline).items():
-                    results[name][phase] += rows
+            order = [("bare PyScript", bare, "", False)] + [(k, ours, v, True) for k, v in pages.items()]
+            for name, base, path, is_ours in order if i % 2 == 0 else order[::-1]:
+                for phase, row in run(browser, base, path, is_ours, args.phone).items():
+                    results[name][phase].append(row)
         browser.close()
-        print_chromium(results, args.runs)
+        load += " -> {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+        if args.phone:
+            print(f"phone profile: CPU {PHONE_CPU}x slower, {PHONE_NET['latency']} ms, 9 Mbit/s down (Fast 4G)")
+        print_chromium(results, args.runs, load)
         others = [e for e in engines if e != "chromium"]
         try:
             if others:

@@ -6,10 +6,14 @@ reports a failed page, the offline cache list); build.py only conducts.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -26,53 +30,70 @@ from conquest.catalog import LAZY_DIR  # noqa: E402
 # Pyodide files a page needs (no packages: the engines use the standard library only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # PyScript chunks loaded lazily that our pages do use (core's static imports are followed).
-PYSCRIPT_LAZY = ["deprecations-manager-", "error-", "zip-"]
+#: (not "zip-": PyScript unpacks a zip with it only for MicroPython; Pyodide's unpackArchive does it here)
+PYSCRIPT_LAZY = ["deprecations-manager-", "error-"]
 # PyScript plugins no page uses: switched off so their chunks are neither loaded nor shipped.
 PYSCRIPT_PLUGINS_OFF = ["!codemirror", "!donkey", "!py-editor", "!py-game", "!py-terminal"]
-# Standard-library parts no page uses: left out of the shipped stdlib to cut bytes and boot time.
-STDLIB_DROP = (
-    "test/",
-    "unittest/",
-    "idlelib/",
-    "tkinter/",
-    "turtledemo/",
-    "_pyrepl/",
-    "pydoc_data/",
-    "lib2to3/",
-    "ensurepip/",
-    "venv/",
-    "xmlrpc/",
-    "wsgiref/",
-    "curses/",
-    "dbm/",
-    "sqlite3/",
-    "multiprocessing/",
-    "doctest.py",
-    "pdb.py",
-    "pydoc.py",
-    "turtle.py",
-    "imaplib.py",
-    "smtplib.py",
-    "poplib.py",
-    "ftplib.py",
-    "nntplib.py",
-    "mailbox.py",
-)
+#: Standard-library modules kept beyond what bytecode.py finds imported (issue 38): codecs a
+#: string or a zip file name may be decoded with at run time, looked up by name only then.
+STDLIB_KEEP = [
+    "encodings.ascii", "encodings.latin_1", "encodings.utf_8", "encodings.utf_8_sig", "encodings.utf_16",
+    "encodings.utf_32", "encodings.cp437", "encodings.idna", "encodings.punycode", "encodings.raw_unicode_escape",
+    "encodings.unicode_escape", "encodings.base64_codec", "encodings.hex_codec",
+]
+#: the app zip's path in the site: the pages' PyScript config, their preload, the snapshot worker
+APP_ZIP = "py/app.zip"
+#: where PyScript unpacks the app zip (its ``files`` config, "./*": Pyodide's home folder)
+APP_HOME = "/home/pyodide"
+#: PyScript's own Python package, which it writes and imports on every page
+PYSCRIPT_PY = NODE / "@pyscript" / "core" / "src" / "stdlib" / "pyscript"
 
 
-def trimmed_stdlib(path: Path) -> bytes:
-    """Pyodide's stdlib zip without the parts no page uses (tests, GUIs, servers)."""
-    src = zipfile.ZipFile(path)
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
-        for info in src.infolist():
-            if info.filename.startswith(STDLIB_DROP):
-                continue
-            new = zipfile.ZipInfo(info.filename, date_time=(2020, 1, 1, 0, 0, 0))
-            new.external_attr = info.external_attr
-            new.compress_type = zipfile.ZIP_DEFLATED if not info.is_dir() else zipfile.ZIP_STORED
-            dst.writestr(new, b"" if info.is_dir() else src.read(info))
-    return buf.getvalue()
+def compiled_runtime() -> dict[str, bytes]:
+    """The app zip and the standard library as bytecode, only the modules the pages use
+    (``buildlib/bytecode.py``, run by Pyodide under Node), keyed ``app.zip``,
+    ``python_stdlib.zip`` and ``closure.json``.
+
+    Why a cache: booting Pyodide takes a few seconds, and a build is run several times
+    by the tests; the result depends only on the inputs hashed here."""
+    app = app_zip()
+    job = {"app": "app.zip", "scan": ["pyscript"], "keep": STDLIB_KEEP, "home": APP_HOME}
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError(NODE, "Node.js is required to compile the pages' Python (apt-get install -y nodejs)")
+    inputs = [app, json.dumps(job).encode(), (NODE / "pyodide" / "python_stdlib.zip").read_bytes(),
+              (NODE / "pyodide" / "pyodide.asm.wasm").read_bytes()[:1 << 20],
+              (ROOT / "buildlib" / "bytecode.py").read_bytes(), (ROOT / "buildlib" / "pyodide_run.mjs").read_bytes()]
+    inputs += [p.read_bytes() for p in sorted(PYSCRIPT_PY.glob("*.py"))]
+    key = hashlib.sha256(b"".join(hashlib.sha256(x).digest() for x in inputs)).hexdigest()[:24]
+    cache = Path(tempfile.gettempdir()) / "conquest-bytecode" / key
+    names = ["app.zip", "python_stdlib.zip", "closure.json"]
+    if all((cache / n).is_file() for n in names):
+        return {n: (cache / n).read_bytes() for n in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "app.zip").write_bytes(app)
+        (work / "job.json").write_text(json.dumps(job))
+        shutil.copytree(PYSCRIPT_PY, work / "pyscript")
+        run = subprocess.run(
+            [node, str(ROOT / "buildlib" / "pyodide_run.mjs"), str(NODE / "pyodide"), str(work),
+             str(ROOT / "buildlib" / "bytecode.py")],
+            capture_output=True, text=True,
+        )
+        if run.returncode != 0:
+            raise BuildError(ROOT / "buildlib" / "bytecode.py", f"compiling the pages' Python failed:\n{run.stderr[-4000:]}")
+        out = {n: (work / "out" / n).read_bytes() for n in names}
+    cache.mkdir(parents=True, exist_ok=True)
+    for n, data in out.items():
+        (cache / n).write_bytes(data)
+    return out
+
+
+def lock_file() -> bytes:
+    """Pyodide's lock file without its package list: the pages load no package, and Pyodide
+    reads only the lock's ``info`` then (its ABI check); 119 KB fewer to fetch and parse."""
+    lock = json.loads((NODE / "pyodide" / "pyodide-lock.json").read_bytes())
+    return json.dumps({"info": lock["info"], "packages": {}}, sort_keys=True).encode()
 
 
 def pyscript_files() -> dict[str, bytes]:
@@ -139,13 +160,20 @@ def app_zip() -> bytes:
 
 
 BOOTSTRAP = """# Written by build.py: run the page module, and say so in the page if it fails.
+import sys
+
 import js
 
 try:
+    js.performance.mark("page-import-start")
+    # the page module came with the Python snapshot (issue 38) or is imported now
+    js.globalThis.conquestPageModule = "snapshot" if "{module}" in sys.modules else "imported"
     import {module} as page
 
+    js.performance.mark("page-import-end")
     if hasattr(page, "main"):
         page.main()
+    js.performance.mark("page-main-end")
 except BaseException as exc:
     js.window.{hook}(f"{{type(exc).__name__}}: {{exc}}")
     raise
@@ -178,16 +206,20 @@ def module_source(name: str) -> Path:
 
 
 def runtime_files() -> dict[str, bytes]:
-    """Pyodide (trimmed), PyScript (only the chunks used), our app zip and page bootstraps."""
+    """Pyodide (its standard library as bytecode, only the modules the pages use), PyScript
+    (only the chunks used), our app zip (bytecode) and page bootstraps."""
     files: dict[str, bytes] = {}
     for name in PYODIDE_FILES:
         src = NODE / "pyodide" / name
         if not src.exists():
             raise BuildError(src, "missing: run `npm ci` first")
-        files[f"runtime/pyodide/{name}"] = trimmed_stdlib(src) if name == "python_stdlib.zip" else src.read_bytes()
+        files[f"runtime/pyodide/{name}"] = src.read_bytes()
+    compiled = compiled_runtime()
+    files["runtime/pyodide/python_stdlib.zip"] = compiled["python_stdlib.zip"]
+    files["runtime/pyodide/pyodide-lock.json"] = lock_file()
     for name, data in pyscript_files().items():
         files[f"runtime/pyscript/{name}"] = data
-    files["py/app.zip"] = app_zip()
+    files[APP_ZIP] = compiled["app.zip"]
     files.update(lazy_files())
     files.update(page_scripts())
     files.update(live_files())
@@ -237,10 +269,11 @@ def boot_files(version: str) -> dict[str, bytes]:
     """The interpreter module PyScript is given (it knows the build's version, for the
     snapshot cache) and the worker that makes the snapshot."""
     boot = (SITE_SRC / "boot.mjs").read_text(encoding="utf-8")
-    if "__VERSION__" not in boot:
-        raise BuildError(SITE_SRC / "boot.mjs", "must contain __VERSION__")
+    if "__VERSION__" not in boot or "__APP_ZIP__" not in boot:
+        raise BuildError(SITE_SRC / "boot.mjs", "must contain __VERSION__ and __APP_ZIP__")
+    boot = boot.replace("__VERSION__", json.dumps(version)).replace("__APP_ZIP__", json.dumps("../../" + APP_ZIP))
     return {
-        "runtime/pyodide/conquest-boot.mjs": boot.replace("__VERSION__", json.dumps(version)).encode(),
+        "runtime/pyodide/conquest-boot.mjs": boot.encode(),
         "runtime/pyodide/conquest-snapshot-worker.mjs": (SITE_SRC / "snapshot-worker.mjs").read_bytes(),
     }
 

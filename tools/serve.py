@@ -40,6 +40,9 @@ class Handler(SimpleHTTPRequestHandler):
     #: bytes of response bodies and headers sent, for benchmarks (reset by assigning 0)
     bytes_sent = 0
     requests = 0
+    #: when a list, each answered request is appended as (path, status, bytes sent): the
+    #: site benchmark checks that a first visit fetches no file twice
+    record: list[tuple[str, int, int]] | None = None
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -59,6 +62,12 @@ class Handler(SimpleHTTPRequestHandler):
             Handler.bytes_sent += wrapped.count
             if wrapped.count:
                 Handler.requests += 1
+                if Handler.record is not None and hasattr(self, "path"):
+                    Handler.record.append((self.path, getattr(self, "_status", 0), wrapped.count))
+
+    def send_response(self, code, message=None):  # type: ignore[no-untyped-def]
+        self._status = int(code)
+        super().send_response(code, message)
 
     def send_head(self):  # type: ignore[override]
         path = self.translate_path(self.path)

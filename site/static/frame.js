@@ -86,8 +86,10 @@ document.addEventListener("click", (ev) => {
 // that marks it "failed" with a message, so nobody waits for nothing.
 function fail(message) {
   if (html.dataset.engine === "ready") return;
-  setStatus("failed", "Engine failed");
-  showBanner("error", "The game engine could not start: " + message + " Reload the page to try again.");
+  whenParsed(() => {
+    setStatus("failed", "Engine failed");
+    showBanner("error", "The game engine could not start: " + message + " Reload the page to try again.");
+  });
 }
 window.addEventListener("error", (ev) => {
   if (html.dataset.engine === "starting" && ev.message) fail(ev.message);
@@ -118,7 +120,10 @@ window.addEventListener("unhandledrejection", (ev) => {
 window.conquestEngineFailed = (message) => fail(String(message));
 performance.mark("frame-start");
 
-// Start booting Python now, in parallel with PyScript's own loading (see boot.mjs).
+// Start booting Python now, in parallel with PyScript's own loading (see boot.mjs). This
+// module is async (issue 38): it runs as soon as it arrives, not after the whole page is
+// parsed. (A classic script in the head would start it sooner still, but it held the first
+// paint back behind Pyodide's JavaScript: 250-450 ms instead of 150-280.)
 if (location.protocol !== "file:") {
   import(new URL(root + "runtime/pyodide/conquest-boot.mjs", location.href).href)
     .then((boot) => boot.preboot())
@@ -159,7 +164,94 @@ if (!offlineCopy) {
   window.conquestOfflineCopy = async (stateJson, filename, lazyJson) =>
     (await import(new URL(root + "static/offline.js", location.href).href)).download(stateJson, filename, root, lazyJson);
 }
-if (location.protocol === "file:" && !offlineCopy) {
+// frame.js runs as soon as it arrives (async, issue 38: Python starts booting while the page
+// is still parsed), so what it shows waits for the page's elements
+function whenParsed(fn) {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn, { once: true });
+  else fn();
+}
+if (location.protocol === "file:" && !offlineCopy) whenParsed(() => {
   setStatus("failed", "Engine unavailable");
   showBanner("error", "This page was opened from a file. Browsers do not run the game engine from file:// pages: open the site's web address instead (it works offline once visited), or use “Download offline copy” on a game page for a file that plays from disk.");
+});
+
+// -- Before the engine is ready (issue 38) ---------------------------------------------------
+// A game page is usable from its first paint, while Python still boots: its rules link is a
+// link, its set-up form can be filled in, and a Start pressed (or a saved-game file picked)
+// then is kept and handed to the page's Python once the engine is ready, instead of the
+// browser's default (a form submit would reload the page and lose what was typed).
+const waiting = { submit: null, file: null };
+const NOTICE = "The game engine is still starting: this goes ahead as soon as it is ready.";
+function starting() { return html.dataset.engine === "starting"; }
+document.addEventListener("submit", (ev) => {
+  if (!starting()) return;
+  ev.preventDefault();
+  waiting.submit = ev.target;
+  whenParsed(() => showBanner("notice", NOTICE));
+}, true);
+document.addEventListener("change", (ev) => {
+  if (!starting() || !(ev.target instanceof HTMLInputElement) || ev.target.type !== "file") return;
+  waiting.file = ev.target;
+  whenParsed(() => showBanner("notice", NOTICE));
+}, true);
+// ...and it lists this browser's saved games of its game from the storage index (the index's
+// layout is conquest/store.py's: "conquest:slots", a JSON list of slot records), as text, a
+// name opening the game (?slot=id) as the full list does. Python draws that full list
+// (Shell.render_saved, into #shell-saved) once ready; this early one, a sibling, then goes.
+const SLOT_ID = /^[a-z0-9]{1,24}$/;
+function earlySaved() {
+  const box = document.getElementById("shell-saved");
+  const game = /\/play\/([a-z][a-z0-9_-]{0,39})\/$/.exec(location.pathname);
+  if (!box || !game || !starting() || location.search || location.hash) return;
+  let index = [];
+  try {
+    const raw = localStorage.getItem("conquest:slots");
+    index = raw && raw.length < 2_000_000 ? JSON.parse(raw) : [];
+  } catch (_) {
+    return;  // storage disabled or a damaged index: the engine says which, once it runs
+  }
+  if (!Array.isArray(index)) return;
+  const mine = index
+    .filter((s) => s && s.game === game[1] && typeof s.id === "string" && SLOT_ID.test(s.id))
+    .sort((a, b) => (Number(b.updated) || 0) - (Number(a.updated) || 0))
+    .slice(0, 50);
+  if (!mine.length) return;
+  const wrap = document.createElement("div");
+  wrap.id = "shell-saved-early";
+  wrap.className = "shell-saved";
+  const title = document.createElement("h2");
+  title.textContent = "Your saved games";
+  const list = document.createElement("ul");
+  for (const s of mine) {
+    const item = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "?slot=" + s.id;
+    a.className = "button secondary";
+    const name = String(s.name || "Untitled game").slice(0, 80);
+    a.textContent = (s.result || s.mode === "view" ? "Open" : "Resume") + " “" + name + "”";
+    const note = document.createElement("span");
+    note.className = "muted";
+    const steps = Math.max(0, Math.floor(Number(s.steps) || 0));
+    note.textContent = " · " + steps + (steps === 1 ? " step" : " steps");
+    item.append(a, note);
+    list.append(item);
+  }
+  wrap.append(title, list);
+  box.after(wrap);
 }
+whenParsed(earlySaved);
+new MutationObserver(() => {
+  if (starting()) return;
+  const early = document.getElementById("shell-saved-early");
+  if (early) early.remove();
+  const notice = document.getElementById("notice-banner");
+  if (notice && notice.querySelector(".banner-text").textContent === NOTICE) notice.hidden = true;
+  if (html.dataset.engine !== "ready") return;
+  const { submit, file } = waiting;
+  waiting.submit = waiting.file = null;
+  if (file) file.dispatchEvent(new Event("change", { bubbles: true }));
+  if (submit && submit.isConnected) {
+    if (typeof submit.requestSubmit === "function") submit.requestSubmit();
+    else submit.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+  }
+}).observe(html, { attributes: true, attributeFilter: ["data-engine"] });

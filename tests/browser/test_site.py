@@ -261,9 +261,20 @@ def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp
     assert page.evaluate("globalThis.conquestBoot") == "plain"
     page.wait_for_function("globalThis.conquestSnapshot !== undefined", timeout=120_000)
     assert page.evaluate("globalThis.conquestSnapshot") == "saved"
+    # issue 38: kept packed (the memory without its all-zero blocks), and holding the whole
+    # app imported, the question bank read: more than the interpreter's first 30 MiB heap,
+    # which boot.mjs grows before restoring
+    stored = page.evaluate("""async () => {
+        const cache = await caches.open('python-snapshot');
+        const [key] = await cache.keys();
+        const words = new Uint32Array(await (await cache.match(key)).arrayBuffer(), 0, 3);
+        return [words[0], words[1]];
+    }""")
+    assert stored[0] == 0x50535143 and stored[1] > 30 * 2**20
     page.reload()
     w.wait_engine()
     assert page.evaluate("globalThis.conquestBoot") == "snapshot"
+    assert page.evaluate("globalThis.conquestPageModule") == "snapshot"  # nothing imported now
     # the restored interpreter does real work: import a save file and list it
     f = tmp_path / "game.json"
     save = a_real_save()
@@ -273,3 +284,51 @@ def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp
     page.locator("#slot-list tbody tr").first.wait_for()
     assert "storage is disabled" not in page.inner_text("body")
     w.assert_clean()
+
+
+def test_a_game_page_is_usable_before_its_engine_is_ready(browser, base_url: str) -> None:
+    """Issue 38: at first paint, before Python runs, a game page lists this browser's saved
+    games of its game (from the storage index, as text), its rules link is there, and a Start
+    pressed then is neither lost nor a page reload: it goes ahead once the engine is ready.
+    The engine is held back by holding Pyodide's WebAssembly until the test lets it go."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    held: list = []
+    try:
+        page = ctx.new_page()
+        page.goto(base_url + "credits/")
+        hostile = "<img src=x onerror=alert(1)>"
+        index = [{"id": "abc123", "game": "reign", "name": hostile, "mode": "host", "created": 1, "updated": 2,
+                  "steps": 7, "rev": 1, "result": ""},
+                 {"id": "zzz999", "game": "world", "name": "Other game", "mode": "host", "created": 1,
+                  "updated": 3, "steps": 1, "rev": 1, "result": ""},
+                 {"id": "BAD ID", "game": "reign", "name": "refused", "mode": "host", "created": 1, "updated": 4,
+                  "steps": 1, "rev": 1, "result": ""}]
+        page.evaluate("(v) => localStorage.setItem('conquest:slots', v)", json.dumps(index))
+        ctx.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+        page.goto(base_url + "play/reign/")
+        early = page.locator("#shell-saved-early")
+        early.wait_for()
+        assert page.evaluate("document.documentElement.dataset.engine") == "starting"
+        links = early.locator("a")
+        assert links.count() == 1 and links.first.inner_text() == f"Resume “{hostile}”"
+        assert links.first.get_attribute("href") == "?slot=abc123"
+        assert page.locator("img[src='x']").count() == 0
+        assert page.locator("#shell-rules-link").is_visible()
+        page.fill("#seat-name-0", "Early Ann")
+        page.click("#shell-setup-form [type=submit]")
+        assert page.locator("#notice-banner .banner-text").inner_text().startswith("The game engine is still starting")
+        assert page.url == base_url + "play/reign/" and page.input_value("#seat-name-0") == "Early Ann"
+        page.wait_for_function("() => true")  # let the held request arrive
+        while not held:
+            page.wait_for_timeout(100)
+        for route in held:
+            route.continue_()
+        page.wait_for_function("document.documentElement.dataset.engine === 'ready'", timeout=180_000)
+        # the Start pressed while it booted went ahead: the game is on, with the name typed
+        page.wait_for_function("document.getElementById('shell-setup').hidden", timeout=60_000)
+        assert "Early Ann" in page.inner_text("body")
+        assert page.locator("#shell-saved-early").count() == 0
+        assert page.locator("#notice-banner").is_hidden()
+    finally:
+        ctx.unroute("**/pyodide.asm.wasm")
+        ctx.close()
