@@ -16,7 +16,8 @@ sources (imports inside functions too) has been imported; plus ``keep`` from the
 
 Job (``/work/job.json``): ``app`` (the app zip, sources), ``scan`` (folders of more sources
 whose imports count: PyScript's package), ``keep`` (module names), ``home`` (where pages
-unpack the app). Writes ``/work/out/python_stdlib.zip``, ``/work/out/app.zip`` and
+unpack the app), ``pyscript_package`` (the package PyScript writes on every start, file name
+-> text, exactly as it writes it: compiled into the app zip's ``pyscript/__pycache__``). Writes ``/work/out/python_stdlib.zip``, ``/work/out/app.zip`` and
 ``/work/out/closure.json`` (the kept modules).
 """
 from __future__ import annotations
@@ -173,6 +174,19 @@ def main() -> None:
                 put(out, info.filename + "c", pyc(data, f"{job['home']}/{info.filename}"))
             else:
                 put(out, info.filename, data)
+        # PyScript writes its own package as source on every start and imports it; its
+        # bytecode waits in __pycache__ (unpacked from the app before PyScript writes), as
+        # unchecked hash-based .pyc files: used whatever the written files' dates (PEP 552)
+        with open(f"{WORK}/{job['pyscript_package']}", encoding="utf-8") as f:
+            package = json.load(f)
+        for name, text in sorted(package.items()):
+            source = text.encode("utf-8")
+            path = importlib.util.cache_from_source(f"{job['home']}/pyscript/{name}")
+            filename = f"{job['home']}/pyscript/{name}"
+            code = lines_only(compile(_NoDocstrings().visit(ast.parse(source, filename)), filename, "exec", dont_inherit=True))
+            flags = (0b01).to_bytes(4, "little")  # hash-based, source not checked
+            put(out, path[len(job["home"]) + 1 :],
+                importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source) + marshal.dumps(code))
     with open(f"{WORK}/out/closure.json", "w", encoding="utf-8") as f:
         json.dump({"python": sys.version.split()[0], "modules": kept}, f, indent=0)
 

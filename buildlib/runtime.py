@@ -57,11 +57,13 @@ def compiled_runtime() -> dict[str, bytes]:
     Why a cache: booting Pyodide takes a few seconds, and a build is run several times
     by the tests; the result depends only on the inputs hashed here."""
     app = app_zip()
-    job = {"app": "app.zip", "scan": ["pyscript"], "keep": STDLIB_KEEP, "home": APP_HOME}
+    job = {"app": "app.zip", "scan": ["pyscript"], "keep": STDLIB_KEEP, "home": APP_HOME,
+           "pyscript_package": "pyscript.json"}
+    package = json.dumps(pyscript_package(), sort_keys=True).encode()
     node = shutil.which("node")
     if node is None:
         raise BuildError(NODE, "Node.js is required to compile the pages' Python (apt-get install -y nodejs)")
-    inputs = [app, json.dumps(job).encode(), (NODE / "pyodide" / "python_stdlib.zip").read_bytes(),
+    inputs = [app, json.dumps(job).encode(), package, (NODE / "pyodide" / "python_stdlib.zip").read_bytes(),
               (NODE / "pyodide" / "pyodide.asm.wasm").read_bytes()[:1 << 20],
               (ROOT / "buildlib" / "bytecode.py").read_bytes(), (ROOT / "buildlib" / "pyodide_run.mjs").read_bytes()]
     inputs += [p.read_bytes() for p in sorted(PYSCRIPT_PY.glob("*.py"))]
@@ -74,6 +76,7 @@ def compiled_runtime() -> dict[str, bytes]:
         work = Path(tmp)
         (work / "app.zip").write_bytes(app)
         (work / "job.json").write_text(json.dumps(job))
+        (work / "pyscript.json").write_bytes(package)
         shutil.copytree(PYSCRIPT_PY, work / "pyscript")
         run = subprocess.run(
             [node, str(ROOT / "buildlib" / "pyodide_run.mjs"), str(NODE / "pyodide"), str(work),
@@ -87,6 +90,18 @@ def compiled_runtime() -> dict[str, bytes]:
     for n, data in out.items():
         (cache / n).write_bytes(data)
     return out
+
+
+def pyscript_package() -> dict[str, str]:
+    """The Python package PyScript writes into every page's file system and imports (its
+    build's artifact ``src/stdlib/pyscript.js``: the text of each file, as written)."""
+    src = NODE / "@pyscript" / "core" / "src" / "stdlib" / "pyscript.js"
+    text = src.read_text(encoding="utf-8")
+    try:
+        files = json.loads(text[text.index("export default") + len("export default"):].strip().rstrip(";"))["pyscript"]
+    except (ValueError, KeyError) as exc:
+        raise BuildError(src, f"PyScript's package is no longer a JSON object here: {exc}") from None
+    return {name: body for name, body in files.items() if isinstance(body, str) and name.endswith(".py")}
 
 
 def lock_file() -> bytes:
@@ -278,9 +293,17 @@ def boot_files(version: str) -> dict[str, bytes]:
     }
 
 
+#: files only of use online, left out of the offline cache's first fill (issue 38: a first
+#: visit costs no more bytes than a bare PyScript page's): a guest's page and its scripts (a
+#: guest is at a live table, over the network) and live play's transport and QR code (loaded
+#: when a table opens). The service worker still keeps each one the first time it is fetched.
+ONLINE_ONLY = re.compile(r"play/[^/]+/guest/|static/guest(-dom)?\.js$|runtime/live/")
+
+
 def service_worker(files: dict[str, bytes], version: str) -> bytes:
-    """The offline cache: every file of the site, versioned by the build's content hash."""
-    names = sorted(n for n in files if n != "sw.js" and not n.startswith("."))
+    """The offline cache: every file of the site but ``ONLINE_ONLY``, versioned by the build's
+    content hash."""
+    names = sorted(n for n in files if n != "sw.js" and not n.startswith(".") and not ONLINE_ONLY.match(n))
     urls = ["./"] + [n[: -len("index.html")] if n.endswith("index.html") else n for n in names]
     template = (SITE_SRC / "sw.js").read_text(encoding="utf-8")
     if "__VERSION__" not in template or "__FILES__" not in template:

@@ -28,8 +28,10 @@ import importlib, os, sys
 if "" not in sys.path:
     sys.path.insert(0, "")
 failed = []
-for root, dirs, files in sorted(os.walk(".")):
-    dirs.sort()
+for root, dirs, files in os.walk("."):
+    # walked in order, without bytecode caches and PyScript's package (its bytecode waits in
+    # pyscript/__pycache__ for PyScript to write and import it on the page: not ours)
+    dirs[:] = sorted(d for d in dirs if d != "__pycache__" and (root, d) != (".", "pyscript"))
     for name in sorted(files):
         if not name.endswith(".pyc"):
             continue

@@ -1,5 +1,6 @@
-// Conquest's service worker: caches the whole site on the first visit so every page loads
-// and boots offline afterwards. VERSION is a hash of the build's content: a new build
+// Conquest's service worker: caches the site on the first visit so every page loads and
+// boots offline afterwards (what only works online, a guest's page and live play's transport,
+// is kept the first time it is fetched instead: buildlib/runtime.py ONLINE_ONLY). VERSION is a hash of the build's content: a new build
 // installs a new cache and deletes the old one.
 const VERSION = __VERSION__;
 const CACHE = "conquest-" + VERSION;

@@ -2,6 +2,7 @@
 build names the file at fault, and nothing points at a CDN or at this machine."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -92,3 +93,13 @@ def test_a_new_build_brings_a_new_offline_cache() -> None:
     v2 = re.search(r'const VERSION = "([0-9a-f]+)"', second)
     assert v1 and v2 and v1.group(1) != v2.group(1)
     assert '"static/style.css"' in first and '"./"' in first
+
+
+def test_the_offline_cache_leaves_out_what_only_works_online() -> None:
+    """Issue 38: a guest's page and scripts and live play's transport are fetched when used
+    (a live table needs the network anyway), not in the first visit's offline fill."""
+    files = {"play/world/index.html": b"", "play/world/guest/index.html": b"", "static/guest.js": b"",
+             "static/guest-dom.js": b"", "static/live.js": b"", "runtime/live/nostr.mjs": b"", "py/app.zip": b""}
+    sw = build.service_worker(files, "v").decode()
+    listed = json.loads(sw[sw.index("const FILES = ") + len("const FILES = "): sw.index(";", sw.index("const FILES = "))])
+    assert listed == ["./", "play/world/", "py/app.zip", "static/live.js"]

@@ -130,7 +130,7 @@ if (location.protocol !== "file:") {
     .catch((err) => console.warn("early Python boot unavailable:", err && err.message));
 }
 
-// Offline: cache the whole site on the first visit (see sw.js). Registered once the engine
+// Offline: cache the site on the first visit (see sw.js). Registered once the engine
 // is up, so the worker's downloads never compete with the page's own start; it revalidates
 // what the page already fetched instead of downloading it again. A new build brings a new
 // cache; the page tells the user once the new version is ready.
