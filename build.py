@@ -326,7 +326,11 @@ def render_pages(inp: Inputs, pages: list[Page], asset_version: str) -> dict[str
     out: dict[str, bytes] = {}
     nav = [{"href": "", "label": "Games"}, {"href": "maps/", "label": "Maps"}, {"href": "credits/", "label": "Credits"}]
     modules = runtime.page_modules()
-    site_data = json.dumps({"playable": inp.playable()}).replace("<", "\\u003c")
+    # the playable games and their titles: Python reads which games play here; frame.js lists
+    # saved games with their titles before the engine is ready (issue 38)
+    site_data = json.dumps(
+        {"playable": inp.playable(), "titles": {gid: inp.facts[gid].title for gid in inp.playable()}}
+    ).replace("<", "\\u003c")
     for page in pages:
         root = "../" * page.path.count("/")
         if page.script not in modules:

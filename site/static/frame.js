@@ -194,15 +194,27 @@ document.addEventListener("change", (ev) => {
   waiting.file = ev.target;
   whenParsed(() => showBanner("notice", NOTICE));
 }, true);
-// ...and it lists this browser's saved games of its game from the storage index (the index's
-// layout is conquest/store.py's: "conquest:slots", a JSON list of slot records), as text, a
-// name opening the game (?slot=id) as the full list does. Python draws that full list
-// (Shell.render_saved, into #shell-saved) once ready; this early one, a sibling, then goes.
+// ...and it lists this browser's saved games from the storage index (the index's layout is
+// conquest/store.py's: "conquest:slots", a JSON list of slot records), as text, a name
+// opening the game (?slot=id) as the full lists do: on a game page, its game's, beside the
+// list Python draws there (Shell.render_saved, into #shell-saved); on the landing page,
+// every playable game's with its title (the page's site data), in #slot-list, which
+// Python redraws whole (pages/home.py). Once the engine is ready the early list goes.
 const SLOT_ID = /^[a-z0-9]{1,24}$/;
+function siteData() {
+  try {
+    const node = document.getElementById("site-data");
+    return node ? JSON.parse(node.textContent) : {};
+  } catch (_) {
+    return {};
+  }
+}
 function earlySaved() {
-  const box = document.getElementById("shell-saved");
-  const game = /\/play\/([a-z][a-z0-9_-]{0,39})\/$/.exec(location.pathname);
-  if (!box || !game || !starting() || location.search || location.hash) return;
+  if (!starting() || location.search || location.hash) return;
+  const gamePage = /\/play\/([a-z][a-z0-9_-]{0,39})\/$/.exec(location.pathname);
+  const box = document.getElementById(gamePage ? "shell-saved" : "slot-list");
+  if (!box) return;
+  const titles = siteData().titles || {};
   let index = [];
   try {
     const raw = localStorage.getItem("conquest:slots");
@@ -211,10 +223,9 @@ function earlySaved() {
     return;  // storage disabled or a damaged index: the engine says which, once it runs
   }
   if (!Array.isArray(index)) return;
-  const mine = index
-    .filter((s) => s && s.game === game[1] && typeof s.id === "string" && SLOT_ID.test(s.id))
-    .sort((a, b) => (Number(b.updated) || 0) - (Number(a.updated) || 0))
-    .slice(0, 50);
+  const fits = (s) => s && typeof s.id === "string" && SLOT_ID.test(s.id)
+    && (gamePage ? s.game === gamePage[1] : Object.prototype.hasOwnProperty.call(titles, s.game));
+  const mine = index.filter(fits).sort((a, b) => (Number(b.updated) || 0) - (Number(a.updated) || 0)).slice(0, 50);
   if (!mine.length) return;
   const wrap = document.createElement("div");
   wrap.id = "shell-saved-early";
@@ -225,19 +236,20 @@ function earlySaved() {
   for (const s of mine) {
     const item = document.createElement("li");
     const a = document.createElement("a");
-    a.href = "?slot=" + s.id;
+    a.href = (gamePage ? "" : "play/" + s.game + "/") + "?slot=" + s.id;
     a.className = "button secondary";
     const name = String(s.name || "Untitled game").slice(0, 80);
     a.textContent = (s.result || s.mode === "view" ? "Open" : "Resume") + " “" + name + "”";
     const note = document.createElement("span");
     note.className = "muted";
     const steps = Math.max(0, Math.floor(Number(s.steps) || 0));
-    note.textContent = " · " + steps + (steps === 1 ? " step" : " steps");
+    note.textContent = (gamePage ? "" : " · " + String(titles[s.game])) + " · " + steps + (steps === 1 ? " step" : " steps");
     item.append(a, note);
     list.append(item);
   }
   wrap.append(title, list);
-  box.after(wrap);
+  if (gamePage) box.after(wrap);
+  else box.replaceChildren(wrap);
 }
 whenParsed(earlySaved);
 new MutationObserver(() => {

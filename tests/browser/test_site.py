@@ -288,7 +288,8 @@ def test_second_visit_boots_from_the_python_snapshot(context, base_url: str, tmp
 
 def test_a_game_page_is_usable_before_its_engine_is_ready(browser, base_url: str) -> None:
     """Issue 38: at first paint, before Python runs, a game page lists this browser's saved
-    games of its game (from the storage index, as text), its rules link is there, and a Start
+    games of its game (from the storage index, as text; the landing page every game's), its
+    rules link is there, and a Start
     pressed then is neither lost nor a page reload: it goes ahead once the engine is ready.
     The engine is held back by holding Pyodide's WebAssembly until the test lets it go."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
@@ -305,6 +306,14 @@ def test_a_game_page_is_usable_before_its_engine_is_ready(browser, base_url: str
                   "steps": 1, "rev": 1, "result": ""}]
         page.evaluate("(v) => localStorage.setItem('conquest:slots', v)", json.dumps(index))
         ctx.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+        # the landing page lists every playable game's saves, with the game's title
+        page.goto(base_url)
+        page.locator("#slot-list #shell-saved-early").wait_for()
+        assert page.locator("#slot-list a").all_inner_texts() == ["Resume “Other game”", f"Resume “{hostile}”"]
+        assert page.locator("#slot-list a").first.get_attribute("href") == "play/world/?slot=zzz999"
+        assert "World Conquest · 1 step" in page.inner_text("#slot-list")
+        assert page.locator("img[src='x']").count() == 0
+        held.clear()  # that page's engine is never let go
         page.goto(base_url + "play/reign/")
         early = page.locator("#shell-saved-early")
         early.wait_for()
