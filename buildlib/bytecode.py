@@ -14,11 +14,11 @@ site's modules have all been imported, the app archive has been unpacked the way
 does it, and every module named by an ``import`` anywhere in the site's and PyScript's
 sources (imports inside functions too) has been imported; plus ``keep`` from the job.
 
-Job (``/work/job.json``): ``app`` (the app zip, sources), ``scan`` (folders of more sources
-whose imports count: PyScript's package), ``keep`` (module names), ``home`` (where pages
-unpack the app), ``pyscript_package`` (the package PyScript writes on every start, file name
--> text, exactly as it writes it: compiled into the app zip's ``pyscript/__pycache__``). Writes ``/work/out/python_stdlib.zip``, ``/work/out/app.zip`` and
-``/work/out/closure.json`` (the kept modules).
+Job (``/work/job.json``): ``app`` (the app zip, sources), ``keep`` (module names), ``home``
+(where pages unpack the app), ``pyscript_package`` (the package PyScript writes on every
+start, file name -> text, exactly as it writes it: its imports count, and it is compiled into
+the app zip's ``pyscript/__pycache__``). Writes ``/work/out/python_stdlib.zip``,
+``/work/out/app.zip`` and ``/work/out/closure.json`` (the kept modules).
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ import zipfile
 WORK = "/work"
 STDLIB = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
 APP_DIR = "/tmp/conquest-app"
+PYSCRIPT_DIR = "/tmp/pyscript-package"
 #: fixed entry dates, so a build is byte for byte the same from the same inputs
 DATE = (2020, 1, 1, 0, 0, 0)
 
@@ -92,12 +93,22 @@ def lines_only(code: types.CodeType) -> types.CodeType:
     return new
 
 
+def compiled(source: bytes, filename: str) -> bytes:
+    """The module's code, marshalled: without docstrings, lines without columns."""
+    tree = _NoDocstrings().visit(ast.parse(source, filename))
+    return marshal.dumps(lines_only(compile(tree, filename, "exec", dont_inherit=True)))
+
+
 def pyc(source: bytes, filename: str) -> bytes:
     """A sourceless .pyc: the header's date and size are never checked without a source."""
-    tree = _NoDocstrings().visit(ast.parse(source, filename))
-    code = lines_only(compile(tree, filename, "exec", dont_inherit=True))
-    header = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little") * 3
-    return header + marshal.dumps(code)
+    return importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little") * 3 + compiled(source, filename)
+
+
+def hashed_pyc(source: bytes, filename: str) -> bytes:
+    """An unchecked hash-based .pyc (PEP 552): used beside its source whatever the source
+    file's date, since its hash is never compared."""
+    flags = (0b01).to_bytes(4, "little")  # hash-based, source not checked
+    return importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source) + compiled(source, filename)
 
 
 def put(z: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -140,9 +151,14 @@ def main() -> None:
     sources: list[str] = []
     for root, _, files in os.walk(APP_DIR):
         sources += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
-    for folder in job["scan"]:
-        for root, _, files in os.walk(f"{WORK}/{folder}"):
-            sources += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
+    # PyScript's package, written out as PyScript writes it, so that its imports count too
+    with open(f"{WORK}/{job['pyscript_package']}", encoding="utf-8") as f:
+        package = json.load(f)
+    os.makedirs(PYSCRIPT_DIR, exist_ok=True)
+    for name, text in sorted(package.items()):
+        with open(f"{PYSCRIPT_DIR}/{name}", "w", encoding="utf-8") as f:
+            f.write(text)
+        sources.append(f"{PYSCRIPT_DIR}/{name}")
     for path in sorted(sources):
         if path.startswith(APP_DIR + "/"):
             rel = path[len(APP_DIR) + 1 : -3].replace("/", ".")
@@ -177,16 +193,10 @@ def main() -> None:
         # PyScript writes its own package as source on every start and imports it; its
         # bytecode waits in __pycache__ (unpacked from the app before PyScript writes), as
         # unchecked hash-based .pyc files: used whatever the written files' dates (PEP 552)
-        with open(f"{WORK}/{job['pyscript_package']}", encoding="utf-8") as f:
-            package = json.load(f)
         for name, text in sorted(package.items()):
-            source = text.encode("utf-8")
-            path = importlib.util.cache_from_source(f"{job['home']}/pyscript/{name}")
             filename = f"{job['home']}/pyscript/{name}"
-            code = lines_only(compile(_NoDocstrings().visit(ast.parse(source, filename)), filename, "exec", dont_inherit=True))
-            flags = (0b01).to_bytes(4, "little")  # hash-based, source not checked
-            put(out, path[len(job["home"]) + 1 :],
-                importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source) + marshal.dumps(code))
+            cached = importlib.util.cache_from_source(filename)[len(job["home"]) + 1 :]
+            put(out, cached, hashed_pyc(text.encode("utf-8"), filename))
     with open(f"{WORK}/out/closure.json", "w", encoding="utf-8") as f:
         json.dump({"python": sys.version.split()[0], "modules": kept}, f, indent=0)
 

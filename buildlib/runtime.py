@@ -45,8 +45,6 @@ STDLIB_KEEP = [
 APP_ZIP = "py/app.zip"
 #: where PyScript unpacks the app zip (its ``files`` config, "./*": Pyodide's home folder)
 APP_HOME = "/home/pyodide"
-#: PyScript's own Python package, which it writes and imports on every page
-PYSCRIPT_PY = NODE / "@pyscript" / "core" / "src" / "stdlib" / "pyscript"
 
 
 def compiled_runtime() -> dict[str, bytes]:
@@ -57,8 +55,7 @@ def compiled_runtime() -> dict[str, bytes]:
     Why a cache: booting Pyodide takes a few seconds, and a build is run several times
     by the tests; the result depends only on the inputs hashed here."""
     app = app_zip()
-    job = {"app": "app.zip", "scan": ["pyscript"], "keep": STDLIB_KEEP, "home": APP_HOME,
-           "pyscript_package": "pyscript.json"}
+    job = {"app": "app.zip", "keep": STDLIB_KEEP, "home": APP_HOME, "pyscript_package": "pyscript.json"}
     package = json.dumps(pyscript_package(), sort_keys=True).encode()
     node = shutil.which("node")
     if node is None:
@@ -66,7 +63,6 @@ def compiled_runtime() -> dict[str, bytes]:
     inputs = [app, json.dumps(job).encode(), package, (NODE / "pyodide" / "python_stdlib.zip").read_bytes(),
               (NODE / "pyodide" / "pyodide.asm.wasm").read_bytes()[:1 << 20],
               (ROOT / "buildlib" / "bytecode.py").read_bytes(), (ROOT / "buildlib" / "pyodide_run.mjs").read_bytes()]
-    inputs += [p.read_bytes() for p in sorted(PYSCRIPT_PY.glob("*.py"))]
     key = hashlib.sha256(b"".join(hashlib.sha256(x).digest() for x in inputs)).hexdigest()[:24]
     cache = Path(tempfile.gettempdir()) / "conquest-bytecode" / key
     names = ["app.zip", "python_stdlib.zip", "closure.json"]
@@ -77,7 +73,6 @@ def compiled_runtime() -> dict[str, bytes]:
         (work / "app.zip").write_bytes(app)
         (work / "job.json").write_text(json.dumps(job))
         (work / "pyscript.json").write_bytes(package)
-        shutil.copytree(PYSCRIPT_PY, work / "pyscript")
         run = subprocess.run(
             [node, str(ROOT / "buildlib" / "pyodide_run.mjs"), str(NODE / "pyodide"), str(work),
              str(ROOT / "buildlib" / "bytecode.py")],
@@ -224,14 +219,13 @@ def runtime_files() -> dict[str, bytes]:
     """Pyodide (its standard library as bytecode, only the modules the pages use), PyScript
     (only the chunks used), our app zip (bytecode) and page bootstraps."""
     files: dict[str, bytes] = {}
+    compiled = compiled_runtime()
+    made = {"python_stdlib.zip": compiled["python_stdlib.zip"], "pyodide-lock.json": lock_file()}
     for name in PYODIDE_FILES:
         src = NODE / "pyodide" / name
         if not src.exists():
             raise BuildError(src, "missing: run `npm ci` first")
-        files[f"runtime/pyodide/{name}"] = src.read_bytes()
-    compiled = compiled_runtime()
-    files["runtime/pyodide/python_stdlib.zip"] = compiled["python_stdlib.zip"]
-    files["runtime/pyodide/pyodide-lock.json"] = lock_file()
+        files[f"runtime/pyodide/{name}"] = made[name] if name in made else src.read_bytes()
     for name, data in pyscript_files().items():
         files[f"runtime/pyscript/{name}"] = data
     files[APP_ZIP] = compiled["app.zip"]
