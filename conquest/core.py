@@ -513,6 +513,40 @@ class Game(ABC, Generic[S, A]):
         """
         return state
 
+    #: the host is a referee, not a seat (the Metagame, M3): at a live table its device keeps
+    #: no seat by default, a seat whose device is not connected is played from the host's
+    #: page, and the host may make the choice of a seat played on another device, marked as
+    #: the host's (``made_by``). False: the host plays the seats it keeps, and only those.
+    host_is_referee: bool = False
+
+    def host_step(self, state: S) -> str | None:
+        """The ruling that gives the step now to the host, whichever seat it belongs to (the
+        Metagame's spin, M10, and duel result, M12); None when the seat ``to_move`` acts.
+        At a live table no other device is offered it, and any device's move is refused."""
+        return None
+
+    def host_only(self, action: A) -> str | None:
+        """The ruling that keeps ``action`` to the host (a spin, a correction): refused from
+        any seat's device at a live table, with this text. None: a seat may play it."""
+        return None
+
+    def made_by(self, action: A, by: str) -> A:
+        """``action`` marked with who made it at a live table: ``"p"`` the seat's own
+        device, ``"h"`` the host for a seat played on another device (host_is_referee).
+        Default: unmarked (the log does not say)."""
+        return action
+
+    def ahead(self, state: S) -> tuple[int, ...]:
+        """Seats that may already choose their next step while another seat's is awaited
+        (the Metagame's defender sets slices while the attacker does, M9): a live table
+        holds such a choice, checked by ``check_ahead``, and plays it once its step comes."""
+        return ()
+
+    def check_ahead(self, state: S, seat: int, action: A) -> A:
+        """The choice ``seat`` made ahead (see ``ahead``), checked as it will be played:
+        returns the action, or raises IllegalAction; the state does not change."""
+        raise IllegalAction("ahead.none", "No choice can be made ahead now.")
+
     def redact_text(self, before: S, text: str, seat: int | None) -> str:
         """A log entry (played in ``before``) as ``seat`` may read it; default: as it is.
 

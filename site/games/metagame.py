@@ -25,7 +25,7 @@ from duel_desk import DuelDesk, wire_duel_desk
 from shell import GamePage, Seat, Shell, plural
 from ui import Node, h, svg
 
-from conquest.core import GameError
+from conquest.core import ConquestError, GameError
 from conquest.draws import describe_contribution, describe_said
 from conquest.games.metagame import GAME, canonical_allocs, slice_report
 from conquest.games.metagame.actions import (
@@ -176,8 +176,14 @@ class MetagamePage(GamePage):
     focus_home = "mg-side-inner"  # the controls, after a step (issue 21, item 2)
     chart_x_label = "turns played"
 
+    #: the wheel turns on every player's device too (issue 39: each watches their own wheel)
+    turns_on_devices = True
+
     def __init__(self, shell: Shell) -> None:
         super().__init__(shell)
+        #: a spending step's question asked on the page (a device shows no dialog):
+        #: (the step it was asked at, the question, the action)
+        self.asking: tuple[int, str, Any] | None = None
         self.draft: dict[int, int] = {}  # the slice assignment being edited
         self.picked: set[int] = set()  # territories picked for a sacrifice or block
         self.wheel_turn = 0.0  # degrees the wheel has turned (animations continue from there)
@@ -285,10 +291,27 @@ class MetagamePage(GamePage):
 
     # -- reading ----------------------------------------------------------------------------
     def reset(self) -> None:
-        self.draft.clear()
+        if not self.own_slices_go_on():
+            self.draft.clear()
         self.picked.clear()
         if self.shell.session is not None:  # an undo took a spin back: the next one turns again
             self.last_spin_shown = min(self.last_spin_shown, self.last_spin_index())
+
+    def own_slices_go_on(self) -> bool:
+        """On a defender's own device the slices being set go on across the attacker's step
+        (M9: both sides choose at once at a live table), so that step must not wipe them."""
+        s = self.shell.session
+        if s is None or s.mode != "guest" or s.only_seat is None:
+            return False
+        state = s.match.state
+        return state.phase in ("slices_a", "slices_d") and state.inv is not None and state.inv.defender == s.only_seat
+
+    def slice_side(self) -> str | None:
+        """"d" on the defender's own device while the attacker assigns (``Game.ahead``, M9):
+        the slices edited are the defender's; None: the side the phase asks."""
+        s = self.shell.session
+        choosing = getattr(s, "choosing_ahead", None)
+        return "d" if choosing is not None and choosing() else None
 
     def opened(self) -> None:
         """A campaign was opened: its spins count as seen, its draft comes back."""
@@ -486,7 +509,7 @@ class MetagamePage(GamePage):
     def fill_draft(self) -> None:
         s = self.shell.session
         assert s is not None
-        rep = slice_report(s.match.state, self.draft)
+        rep = slice_report(s.match.state, self.draft, self.slice_side())
         offers = canonical_allocs(rep["z"], rep["cap"], len(s.match.state.games))
         if offers:
             self.draft = dict(offers[-1])
@@ -558,11 +581,14 @@ class MetagamePage(GamePage):
         """The host's commitment, shown before a spin (the audience sees it too)."""
         s = self.shell.session
         rec = getattr(s.match, "draws", None) if s is not None else None
-        if rec is None or not rec.seals:
+        if rec is not None and rec.seals:
+            c, n = rec.seals[-1].commitment, rec.count + 1
+        elif getattr(s, "seal", None) is not None:  # a player's own device: as the host's table says
+            c, n = s.seal  # type: ignore[union-attr]
+        else:
             return None
-        c = rec.seals[-1].commitment
         return h("p", f"Sealed before anyone is asked: the host's draws are committed to {c[:8]}…{c[-4:]}; "
-                      f"the next spin is draw {rec.count + 1}.", id="mg-seal", cls="mg-trust mg-seal")
+                      f"the next spin is draw {n}.", id="mg-seal", cls="mg-trust mg-seal")
 
     def spin_contribution(self) -> tuple[int, str] | None:
         """(draw number from 1, contribution) of the latest spin result, when recorded."""
@@ -576,6 +602,13 @@ class MetagamePage(GamePage):
         spends a token or a territory); the focus then follows."""
         s = self.shell.session
         question = self.spend_question(s.match.state, action) if s is not None else None
+        if question is not None and not getattr(self.shell.host, "dialogs", True):
+            # a player's own device shows no dialog: the question is asked on the page
+            self.asking = (len(s.match.log), question, action)  # type: ignore[union-attr]
+            self.want_focus = "mg-confirm-yes"
+            self.want_reveal = "mg-confirm"
+            self.shell.host.rerender()
+            return False
         if question is not None and not self.shell.host.confirm(question):
             return False
         played = self.shell.play(action)
@@ -779,7 +812,17 @@ class MetagamePage(GamePage):
     def render_actions(self, view: Mapping[str, Any]) -> Node:
         s = self.shell.session
         assert s is not None
-        kids: list[Any] = []
+        kids: list[Any] = [self.render_asking()]
+        waits = getattr(s, "waits_for_device", None)
+        seat = waits() if waits is not None and s.viewing is None else None
+        if seat is not None and view["outcome"] is None:
+            name = s.seat_name(seat)
+            kids += [
+                h("p", f"{name} chooses on their own device.", cls="mg-msg", id="mg-waiting", role="status"),
+                h("button", f"Choose for {name} here", type="button", cls="secondary", id="mg-take-over",
+                  aria_label=f"Choose for {name} here (M3: the host may make any choice; the log says so)",
+                  on_click=lambda ev, k=seat: self.take_over(k)),
+            ]
         if not s.locked() and view["outcome"] is None:
             ph, inv = view["phase"], view["invasion"]
             if ph == "turn":
@@ -812,6 +855,39 @@ class MetagamePage(GamePage):
                 ]
             # the duel's winner buttons are in the result box beside the wheel (render_result)
         return h("div", *kids, id="mg-actions", cls="mg-actions")
+
+    def render_asking(self) -> Node | None:
+        """The question a spending step asks first, on a device that shows no dialog."""
+        s = self.shell.session
+        if self.asking is None or s is None or self.asking[0] != len(s.match.log) or s.locked():
+            self.asking = None
+            return None
+        _, question, action = self.asking
+        return h("div", h("p", question, cls="mg-msg", id="mg-confirm-q"),
+                 h("div", h("button", "Yes, go on", type="button", id="mg-confirm-yes",
+                            on_click=lambda ev: self.answered(True)),
+                   h("button", "No", type="button", cls="secondary", id="mg-confirm-no",
+                     on_click=lambda ev: self.answered(False)), cls="mg-actions"),
+                 id="mg-confirm", cls="mg-confirm", role="alertdialog", aria_labelledby="mg-confirm-q")
+
+    def answered(self, yes: bool) -> None:
+        asking, self.asking = self.asking, None
+        s = self.shell.session
+        if yes and asking is not None and s is not None and asking[0] == len(s.match.log):
+            if self.shell.play(asking[2]):
+                self.want_focus = "next"
+        self.shell.host.rerender()
+
+    def take_over(self, seat: int) -> None:
+        """M3: the host makes a seat's present choice from the console (logged as the host's)."""
+        s = self.shell.session
+        try:
+            s.take_over(seat)  # type: ignore[union-attr] - only at a live table
+        except (AttributeError, ConquestError) as exc:
+            self.shell.say(getattr(exc, "message", "Nobody's choice is awaited now."), "error")
+            return
+        self.want_focus = "next"
+        self.shell.host.rerender()
 
     def winner_buttons(self, view: Mapping[str, Any]) -> list[Node]:
         """The duel's result: shown once the wheel has stopped, beside the drawn game."""
@@ -885,10 +961,18 @@ class MetagamePage(GamePage):
                 kids.append(h("p", f"{who} assigned: " + ", ".join(f"{names[g]} {n}" for g, n in alloc), cls="mg-msg"))
         if view["phase"] in ("slices_a", "slices_d") and not s.locked():
             kids.append(self.render_slice_editor(state, view))
+        held = sorted(getattr(s, "held", ()))
+        if held and view["phase"] == "slices_a":
+            names_held = " and ".join(pl[i]["name"] for i in held if 0 <= i < len(pl))
+            mine = s.mode == "guest" and s.only_seat in held
+            kids.append(h("p", ("Your slices are in. " if mine else f"{names_held} assigned their slices ahead, on "
+                                "their own device; they are shown once played. ")
+                          + f"The wheel is drawn once {a} has assigned too (M9).", cls="mg-msg ok", id="mg-held",
+                          role="status"))
         return h("div", *kids, id="mg-invasion")
 
     def render_slice_editor(self, state: Any, view: Mapping[str, Any]) -> Node:
-        rep = slice_report(state, self.draft)
+        rep = slice_report(state, self.draft, self.slice_side())
         side = rep["side"]
         inv = view["invasion"]
         who = view["players"][inv["attacker" if side == "a" else "defender"]]["name"]

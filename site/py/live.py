@@ -453,12 +453,25 @@ class GuestSession(Session):
     spectator: bool = False
     #: an intent is on its way to the host: not sent twice
     pending: int | None = None
+    #: seats whose choice made ahead the host holds (``Game.ahead``; never the choice)
+    held: tuple[int, ...] = ()
+    #: the host's newest commitment and the number of the draw it seals next (issue 26)
+    seal: tuple[str, int] | None = None
 
     def locked(self) -> bool:
-        """Nothing to play here: a spectator, an earlier step, or another seat's move (the
-        page then shows the waiting state, as for a computer's move)."""
+        """Nothing to play here: a spectator, an earlier step, another seat's move (the
+        page then shows the waiting state, as for a computer's move), or the host's step
+        (``Game.host_step``: the Metagame's spin)."""
         seat = self.acting_seat()
-        return self.spectator or self.viewing is not None or (seat is not None and seat != self.only_seat)
+        return (self.spectator or self.viewing is not None or (seat is not None and seat != self.only_seat)
+                or self.game.host_step(self.match.state) is not None)
+
+    def choosing_ahead(self) -> bool:
+        """This seat may choose its next step now, while another seat's is awaited, and has
+        not yet (``Game.ahead``)."""
+        seat = self.only_seat
+        return (seat is not None and seat not in self.held and seat in self.game.ahead(self.match.state)
+                and self.game.outcome(self.match.state) is None)
 
     def viewer(self) -> int | None:
         return self.only_seat
@@ -479,6 +492,8 @@ class GuestSession(Session):
             return next((s for s in secret if s not in done), None)
         if self.game.outcome(state) is not None:
             return None
+        if self.choosing_ahead():
+            return self.only_seat
         return self.game.to_move(state)
 
     def chosen_seats(self) -> list[int]:
@@ -501,6 +516,9 @@ class GuestSession(Session):
     def _intent_guard(self) -> None:
         if self.spectator:
             raise LiveError("live.spectator", "You are watching this table: spectators cannot play.")
+        ruling = self.game.host_step(self.match.state)
+        if ruling is not None:
+            raise LiveError("live.host-step", f"{ruling}: your device waits for the host.")
         self._guard()
 
     def play(self, action: Any) -> None:
@@ -535,6 +553,12 @@ class TableSession(Session):
     remote: frozenset[int] = frozenset()
     #: set while a guest's intent is applied (the host's authority, not its person)
     by_remote: bool = False
+    #: a referee host (``Game.host_is_referee``, M3) makes this remote seat's present
+    #: choice from its own page ("Choose for Bob here"); cleared by the next step
+    override: int | None = None
+    #: choices made ahead by remote seats (``Game.ahead``): seat -> (log length when made,
+    #: the action), played by :meth:`play` once that seat's step comes
+    held: dict[int, tuple[int, Any]] = field(default_factory=dict)
 
     def local_humans(self) -> list[int]:
         return [i for i in self.humans() if i not in self.remote]
@@ -553,9 +577,17 @@ class TableSession(Session):
         rank = {s: (2 if s in self.remote else (1 if s < len(seats) and seats[s].is_bot else 0)) for s in left}
         return min(left, key=lambda s: (rank[s], secret.index(s)))
 
-    def locked(self) -> bool:
+    def waits_for_device(self) -> int | None:
+        """The remote seat whose own device the present step waits for (its choice is not
+        the host's to make unless it takes it over, ``override``); None otherwise."""
         seat = self.acting_seat()
-        return super().locked() or (not self.by_remote and seat is not None and seat in self.remote)
+        if (self.by_remote or seat is None or seat not in self.remote or self.override == seat
+                or self.game.host_step(self.match.state) is not None):
+            return None
+        return seat
+
+    def locked(self) -> bool:
+        return super().locked() or self.waits_for_device() is not None
 
     def viewer(self) -> int | None:
         if self.mode != "host" or not self.game.hidden_information:
@@ -583,9 +615,54 @@ class TableSession(Session):
 
     def _guard(self, check_seat: bool = True) -> None:
         super()._guard(check_seat)
-        seat = self.acting_seat()
-        if check_seat and not self.by_remote and seat is not None and seat in self.remote:
+        seat = self.waits_for_device()
+        if check_seat and seat is not None:
+            if self.game.host_is_referee:
+                name = self.seat_name(seat)
+                raise LiveError("live.remote-seat", f"It is {name}'s choice, on their own device. To make it for "
+                                f"them, press “Choose for {name} here” first (M3).")
             raise LiveError("live.remote-seat", f"It is {self.seat_name(seat)}'s move, on their own device.")
+
+    def take_over(self, seat: int) -> None:
+        """The referee host makes ``seat``'s present choice here (M3); logged as the host's."""
+        if not self.game.host_is_referee or seat != self.acting_seat() or seat not in self.remote:
+            raise LiveError("live.take-over", "That seat's choice is not awaited now.")
+        self.override = seat
+
+    def play(self, action: Any, contribution: str | None = None) -> None:
+        """As the shell's, and at a referee's table (M3) each seat's choice is marked with who
+        made it: the seat's own device, or the host for a seat played on another device.
+        A choice held ahead (``Game.ahead``) is played as soon as its step comes."""
+        game = self.game
+        if isinstance(action, str):
+            action = game.parse_action(action)
+        seat = self.acting_seat()
+        if game.host_is_referee and seat is not None and seat in self.remote:
+            action = game.made_by(action, "p" if self.by_remote else "h")
+        super().play(action, contribution)
+        self.override = None
+        self._play_held()
+
+    def _play_held(self) -> None:
+        n = len(self.match.log)
+        for seat, (made_at, action) in list(self.held.items()):
+            state = self.match.state
+            if n > made_at + 1 or self.game.outcome(state) is not None:
+                del self.held[seat]  # the step it was made for went another way (an undo, a correction)
+            elif n == made_at + 1 and self.game.to_move(state) == seat and not self.game.ahead(state):
+                del self.held[seat]
+                self.by_remote = True
+                try:
+                    self.play(self.game.made_by(action, "p"))
+                except GameError:
+                    pass  # refused now: the seat is asked again, as at its own step
+                finally:
+                    self.by_remote = False
+
+    def undo(self) -> list[str]:
+        self.held.clear()  # a choice made ahead was made for the step the undo takes away
+        self.override = None
+        return super().undo()
 
     def give_secret(self, seat: int, part: Any) -> bool:
         if seat in self.remote and not self.by_remote:
@@ -677,7 +754,9 @@ class Table:
         if not isinstance(s, TableSession):
             s = adopt(s, TableSession)
             self.shell.session = s
-        s.remote = frozenset(d.seat for d in self.devices.values() if d.seat is not None)
+        # a referee's table (M3): a seat whose device is away is played from the host's page
+        s.remote = frozenset(d.seat for d in self.devices.values()
+                             if d.seat is not None and (d.connected or not self.game.host_is_referee))
         if getattr(s.match, "draws", None) is not None:
             s.match.contribute = self.contribution
 
@@ -738,7 +817,7 @@ class Table:
         taken = {d.seat for d in self.devices.values() if d.seat is not None}
         local = [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in taken]
         if self._kept is None:
-            return set(local[:1])
+            return set() if self.game.host_is_referee else set(local[:1])  # M3: a role, not a seat
         return self._kept & set(local)
 
     def keep_all(self) -> None:
@@ -767,6 +846,7 @@ class Table:
             d.peer = None
             d.synced = None
             self.note(f"{d.name} disconnected; their seat waits for them.")
+            self.sync_session()
             self.sync(meta_only=True)
 
     def receive(self, peer: str, raw: Any, now_ms: float) -> None:
@@ -944,22 +1024,42 @@ class Table:
         mover = s.acting_seat()
         if self.game.simultaneous(s.match.state):
             raise LiveError("live.secret", "Everyone chooses in secret now: send a choice, not a move.")
+        try:
+            action = self.game.parse_action(text)
+        except GameError as exc:
+            raise LiveError(exc.code, exc.message) from None
+        ruling = self.game.host_only(action)
+        if ruling is not None:
+            raise LiveError("live.host-only", f"{ruling}: a player's device cannot send {excerpt(text, 24)}. "
+                                              "Nothing was changed.")
+        if self.game.host_step(s.match.state) is not None:
+            raise LiveError("live.host-step", f"{self.game.host_step(s.match.state)}: nothing was changed.")
+        if mover != seat and seat in self.game.ahead(s.match.state):
+            self._ahead(device, seat, action)
+            return
         if mover != seat:
             raise LiveError(
                 "live.not-your-seat",
                 f"It is {s.seat_name(mover)}'s move, not {s.seat_name(seat)}'s: nothing was changed."
                 if mover is not None else "Nobody moves now: nothing was changed.",
             )
-        try:
-            action = self.game.parse_action(text)
-        except GameError as exc:
-            raise LiveError(exc.code, exc.message) from None
         s.by_remote = True
         try:
             s.play(action)  # the engine's refusal (its own message) propagates; nothing changed
         finally:
             s.by_remote = False
         self.after_change()
+
+    def _ahead(self, device: Device, seat: int, action: Any) -> None:
+        """A choice made ahead (``Game.ahead``: the defender's slices while the attacker
+        assigns, M9): checked now, held by the host's session, played when its step comes."""
+        s = self.session
+        if seat in s.held:
+            raise LiveError("live.chosen", "Your choice is already in; it is played when its step comes.")
+        s.held[seat] = (len(s.match.log), self.game.check_ahead(s.match.state, seat, action))
+        self.note(f"{s.seat_name(seat)} has chosen ahead; it is played when their step comes.")
+        self.shell.after_change()
+        self.sync(meta_only=True)
 
     def _secret(self, device: Device, msg: Mapping[str, Any]) -> None:
         seat = self._present(device, msg)
@@ -1080,8 +1180,18 @@ class Table:
             "seats": seats,
             "you": device.seat,
             "chosen": [x for x in secret if x in s.secret_parts],
+            "ahead": sorted(s.held),
+            "seal": self.seal(),
             "watching": sum(1 for d in self.devices.values() if d.seat is None and d.connected),
         }
+
+    def seal(self) -> list[Any] | None:
+        """The host's newest commitment and the next draw's number (issue 26): public, so
+        every device shows it before the draw it seals (the Metagame's wheel, M10)."""
+        rec = getattr(self.session.match, "draws", None)
+        if rec is None or not rec.seals:
+            return None
+        return [rec.seals[-1].commitment, rec.count + 1]
 
     def _redact_json(self, state: Any, index: int, seat: int | None) -> Any:
         """A state as ``seat`` may know it, as JSON (cached: a state never changes)."""
@@ -1266,7 +1376,7 @@ class Guest:
                 self._send({"t": "resync"})
 
     def _meta(self, msg: Mapping[str, Any]) -> None:
-        self.meta = {k: msg.get(k) for k in ("seats", "you", "chosen", "watching")}
+        self.meta = {k: msg.get(k) for k in ("seats", "you", "chosen", "ahead", "seal", "watching")}
         s = self.session
         if s is None:
             return
@@ -1281,6 +1391,11 @@ class Guest:
         s.spectator = s.only_seat is None or self.closed
         chosen = msg.get("chosen")
         s.chosen = tuple(x for x in chosen if isinstance(x, int)) if isinstance(chosen, list) else ()
+        held = msg.get("ahead")
+        s.held = tuple(x for x in held if isinstance(x, int)) if isinstance(held, list) else ()
+        seal = msg.get("seal")
+        s.seal = ((str(seal[0])[:128], int(seal[1])) if isinstance(seal, list) and len(seal) == 2
+                  and isinstance(seal[1], int) else None)
 
     def _sync(self, msg: Mapping[str, Any]) -> None:
         """The host's update: from step ``base`` on, the log and states (redacted for this

@@ -322,8 +322,12 @@ class RemoteHost:
         self.prefs[key] = value[:10_000]
         return True
 
+    #: no dialog can be put on a device's screen: a page that asks before a step asks in its
+    #: own tree instead (the Metagame's spending steps), and ``confirm`` answers no
+    dialogs = False
+
     def confirm(self, question: str) -> bool:
-        return False  # no dialog can be put on a device's screen: nothing that asks is done
+        return False  # nothing that asks by a dialog is done
 
     def open_tab(self, url: str) -> bool:
         return False
@@ -355,7 +359,10 @@ class DevicePage:
         self.shell = Shell(game, self.rhost)
         self.page = page_class(self.shell)
         self.shell.page = self.page
-        self.page.reduced_motion = True  # a device's page is drawn step by step, never animated
+        # a device's page is drawn step by step, never animated; but a page whose draw is
+        # watched on every device (the Metagame's wheel, M10) turns there too: the device's
+        # CSS turns it, and the result is drawn when it stops (``turns_on_devices``)
+        self.page.reduced_motion = not getattr(page_class, "turns_on_devices", False)
         self.guest = live.Guest(self.shell, to_table, token, name)
         self.guest.seat_link = seat_link
         self.guest.want = want

@@ -26,6 +26,8 @@ text               value                            meaning
 ``!k2=37``         ``SetCapital(2, 37)``            M17 capital correction (``=-`` none)
 ``!t2b=3``         ``SetTokens(2, "b", 3)``         M17 tokens correction (``b`` block, ``r`` re-spin)
 ``!end``           ``Agree()``                      M16 the host records a mutual agreement
+``c37@p``          ``Claim(37, by="p")``            M3 a player's choice made on their own device
+``c37@h``          ``Claim(37, by="h")``            M3 made by the host for a seat on its own device
 =================  ===============================  ===========================================
 """
 
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conquest.core import InvalidAction, excerpt
@@ -56,6 +58,8 @@ __all__ = [
     "SetCapital",
     "SetTokens",
     "Agree",
+    "BY",
+    "CHOICES",
     "DuelRecord",
     "format_record",
     "parse_record",
@@ -85,30 +89,50 @@ class PickCapital:
     t: int
     override: bool = False
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return f"k{self.t}{'!' if self.override else ''}"
+        return f"k{self.t}{'!' if self.override else ''}" + _by(self.by)
 
 
 @dataclass(frozen=True)
 class Claim:
     t: int
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return f"c{self.t}"
+        return f"c{self.t}" + _by(self.by)
 
 
 @dataclass(frozen=True)
 class Invade:
     t: int
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return f"i{self.t}"
+        return f"i{self.t}" + _by(self.by)
 
 
 @dataclass(frozen=True)
 class Pass:
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return "p"
+        return "p" + _by(self.by)
+
+
+#: who made a player's choice at a live campaign table (M3), written after the choice as
+#: ``@p`` or ``@h``; a choice without it was made at the host's console, as every choice was
+#: before live tables (older logs read as they did). Equality ignores it (``compare=False``),
+#: so a choice is the same move whoever made it.
+BY = {"p": "on their own device", "h": "by the host for them (M3)"}
+_BY_RE = re.compile(r"(.+)@([ph])")
+
+
+def _by(by: str) -> str:
+    return f"@{by}" if by else ""
 
 
 def _fmt_set(prefix: str, ts: tuple[int, ...]) -> str:
@@ -121,8 +145,10 @@ class Sacrifice:
 
     ts: tuple[int, ...] = ()
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return _fmt_set("s", self.ts)
+        return _fmt_set("s", self.ts) + _by(self.by)
 
 
 @dataclass(frozen=True)
@@ -131,8 +157,10 @@ class Block:
 
     ts: tuple[int, ...] = ()
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return _fmt_set("b", self.ts)
+        return _fmt_set("b", self.ts) + _by(self.by)
 
 
 def format_alloc(alloc: tuple[tuple[int, int], ...]) -> str:
@@ -152,8 +180,10 @@ class Slices:
 
     alloc: tuple[tuple[int, int], ...]
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return "w" + format_alloc(self.alloc)
+        return "w" + format_alloc(self.alloc) + _by(self.by)
 
 
 @dataclass(frozen=True)
@@ -188,8 +218,10 @@ class Respin:
 
     t: int | None
 
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
+
     def __str__(self) -> str:
-        return "x-" if self.t is None else f"x{self.t}"
+        return ("x-" if self.t is None else f"x{self.t}") + _by(self.by)
 
 
 # -- a duel played here, as text (M12; the replay is in :mod:`.duelrecord`) ----------------
@@ -314,9 +346,10 @@ class Duel:
 @dataclass(frozen=True)
 class Gift:
     t: int
+    by: str = field(default="", compare=False)  # who made it at a live table (M3): BY
 
     def __str__(self) -> str:
-        return f"g{self.t}"
+        return f"g{self.t}" + _by(self.by)
 
 
 @dataclass(frozen=True)
@@ -404,11 +437,20 @@ def _alloc(text: str, what: str) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+#: the player's choices: what a seat's own device may send at a live table (M3)
+CHOICES = (PickCapital, Claim, Invade, Pass, Sacrifice, Block, Slices, Respin, Gift)
+
+
 def parse_action(text: str) -> Action:
     """The action for a canonical text (also accepts unsorted lists); InvalidAction if malformed."""
     if not isinstance(text, str):
         raise InvalidAction("action.type", "an action must be text")
     s = text.strip()
+    if (m := _BY_RE.fullmatch(s)) and not s.startswith("d"):
+        action = parse_action(m[1])
+        if not isinstance(action, CHOICES) or action.by:
+            raise InvalidAction("action.by", f"{quote(s)}: only a player's choice says who made it (M3)")
+        return replace(action, by=m[2])
     if s == "p":
         return Pass()
     if s == "spin":

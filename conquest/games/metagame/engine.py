@@ -24,6 +24,8 @@ from typing import Any
 
 from conquest.core import ChanceSpec, Game, IllegalAction, InvalidAction, InvalidOptions, Outcome
 from conquest.games.metagame.actions import (
+    BY,
+    CHOICES,
     Action,
     Agree,
     Block,
@@ -47,7 +49,14 @@ from conquest.games.metagame.actions import (
 from conquest.games.metagame.board import Board, BoardError, board_for_options, check_map_size
 from conquest.games.metagame.duelrecord import replay_duel
 from conquest.games.metagame.duels import default_games, game_title
-from conquest.games.metagame.phases import CORRECTIONS, PHASE_RULES, Phase, Seat
+from conquest.games.metagame.phases import (
+    CORRECTIONS,
+    PHASE_RULES,
+    RECORDED_BY_HOST,
+    SPUN_BY_HOST,
+    Phase,
+    Seat,
+)
 from conquest.games.metagame.state import NEUTRAL, Invasion, Player, State
 
 __all__ = [
@@ -455,6 +464,44 @@ class MetagameRules(Game[State, Action]):
     def to_move(self, state: State) -> int | None:
         """The seat expected to act; the host presses spin and records duels for the attacker's seat."""
         return seat_of(state)
+
+    # -- a live campaign table (M3): the players' devices and the host ---------------------
+    host_is_referee = True  # M3: the host is a role, not a seat
+
+    def host_step(self, state: State) -> str | None:
+        """M10, M12: the spin and the duel's result are the host's, whoever's invasion it is."""
+        return PHASE_RULES[state.phase].by_host or None
+
+    def host_only(self, action: Action) -> str | None:
+        """What no player's device may send (M3): the spin, a duel's result, corrections."""
+        if isinstance(action, (Spin, SpinResult)):
+            return SPUN_BY_HOST
+        if isinstance(action, Duel):
+            return RECORDED_BY_HOST
+        if isinstance(action, CORRECTIONS):
+            return "M17: only the host corrects the campaign"
+        if isinstance(action, Agree):
+            return "M16: only the host records an end by mutual agreement"
+        return None
+
+    def made_by(self, action: Action, by: str) -> Action:
+        """M3: a player's choice says who made it at a live table (``@p``, ``@h``)."""
+        return replace(action, by=by) if isinstance(action, CHOICES) and by in BY else action
+
+    def ahead(self, state: State) -> tuple[int, ...]:
+        """M9 at a live table: the defender assigns slices while the attacker does."""
+        if state.phase is Phase.SLICES_A and state.inv is not None:
+            return (state.inv.defender,)
+        return ()
+
+    def check_ahead(self, state: State, seat: int, action: Action) -> Action:
+        """The defender's slices made while the attacker assigns: checked as the defender's
+        step will check them (M9: the defender's Z and cap are fixed when the invasion is
+        declared, so what is valid now stays valid)."""
+        if seat not in self.ahead(state) or not isinstance(action, Slices):
+            raise _illegal("M9.ahead", f"M9: {quote(str(action))} cannot be chosen ahead; only the defender's slices")
+        self._slices(replace(state, phase=Phase.SLICES_D), action)
+        return action
 
     def chance(self, state: State) -> ChanceSpec | None:
         if PHASE_RULES[state.phase].chance is not None and state.inv is not None:

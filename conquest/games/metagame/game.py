@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquest.games.metagame.actions import Action, Duel
+from conquest.games.metagame.actions import BY, Action, Duel
 from conquest.games.metagame.duels import game_title
 from conquest.games.metagame.engine import MetagameRules
 from conquest.games.metagame.state import State
@@ -30,8 +30,11 @@ class MetagameGame(MetagameRules):
         return {"Territories": [float(c) for c in state.counts()]}
 
     def describe_action(self, state: State, action: Action) -> str:
-        """Plain words for the log, with the consequences the engine worked out."""
-        return describe_action(self, state, action)
+        """Plain words for the log, with the consequences the engine worked out, and who made
+        a choice at a live table (M3): on the player's own device, or the host for them."""
+        words = describe_action(self, state, action)
+        by = getattr(action, "by", "")
+        return f"{words} ({BY[by]})" if by in BY else words
 
     def verify_note(self, state: State, action: Action) -> str | None:
         """What ``python -m conquest verify`` says of a duel step (M12): replayed, or typed.

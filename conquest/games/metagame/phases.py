@@ -16,7 +16,9 @@ the view (the prompt the page shows) and the bot. Before, each of them held its 
   in :data:`PROMPT_FIELDS`; ``alt_prompt`` is the variant for when no ordinary move
   qualifies (the M4 override);
 - ``step``: how refusals name the step ("the campaign is at the spin (M10) step");
-- ``eligible``: which territory list the page highlights (a key of the view's table).
+- ``eligible``: which territory list the page highlights (a key of the view's table);
+- ``by_host``: the ruling that makes the step the host's at a live table (the spin, the
+  duel's result), whoever ``seat`` names.
 
 The transitions themselves stay in the engine's handlers: they depend on the position
 (who can block, who can re-spin), not on the phase alone.
@@ -46,7 +48,7 @@ from conquest.games.metagame.actions import (
     SpinResult,
 )
 
-__all__ = ["Phase", "Seat", "PhaseRule", "PHASE_RULES", "CORRECTIONS", "PROMPT_FIELDS", "rule"]
+__all__ = ["SPUN_BY_HOST", "RECORDED_BY_HOST", "Phase", "Seat", "PhaseRule", "PHASE_RULES", "CORRECTIONS", "PROMPT_FIELDS", "rule"]
 
 
 class Phase(StrEnum):
@@ -114,12 +116,18 @@ class PhaseRule:
     eligible: str | None = None
     #: an invasion is under way (``State.inv`` is set)
     invasion: bool = False
+    #: the ruling that gives this step to the host, not a player's device (M3, M10, M12)
+    by_host: str = ""
 
     @property
     def allows(self) -> tuple[type, ...]:
         """Every action type ``apply`` accepts in this phase."""
         return self.moves + self.host + ((self.chance,) if self.chance is not None else ())
 
+
+#: the seed's words, and the rulings, that keep a step to the host at a live table
+SPUN_BY_HOST = "M10: the wheel must be spun by the host"
+RECORDED_BY_HOST = "M12: the host records the duel's result"
 
 _SLICES = "{player}: assign exactly {z_slices} over one or more games, at most {cap} per game (M9)"
 _RESPIN = (
@@ -189,6 +197,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         host=(Agree,),
         prompt="Host: spin the wheel ({x_slices}) (M10)",
         invasion=True,
+        by_host=SPUN_BY_HOST,
     ),
     # A draw is due: only the drawn result may follow (conquest.session checks the same for
     # every game), so not even the agreement can jump over a spin the host has pressed.
@@ -198,6 +207,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         chance=SpinResult,
         prompt="The wheel is being drawn (M10)",
         invasion=True,
+        by_host=SPUN_BY_HOST,
     ),
     Phase.RESPIN_A: PhaseRule(
         step="attacker's re-spin (M11)",
@@ -224,6 +234,7 @@ PHASE_RULES: dict[Phase, PhaseRule] = {
         host=(Agree,),
         prompt="Host: {attacker} and {defender} play {game}{nth}; {record} (M12)",
         invasion=True,
+        by_host=RECORDED_BY_HOST,
     ),
     Phase.GIFT: PhaseRule(
         step="attacker's gift (M14)",
