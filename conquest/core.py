@@ -518,6 +518,8 @@ class Game(ABC, Generic[S, A]):
     #: page, and the host may make the choice of a seat played on another device, marked as
     #: the host's (``made_by``). False: the host plays the seats it keeps, and only those.
     host_is_referee: bool = False
+    #: the ruling that says who may act at a live table, cited in its refusals ("M3")
+    live_ruling: str = ""
 
     def host_step(self, state: S) -> str | None:
         """The ruling that gives the step now to the host, whichever seat it belongs to (the

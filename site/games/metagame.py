@@ -407,7 +407,7 @@ class MetagamePage(GamePage):
             name = state.board.names[t]
             owner = state.owner[t]
             who = "neutral" if owner < 0 else state.players[owner].name
-            why = "This view is read-only." if s.locked() else self.why_not(state, t, elig)
+            why = self.locked_why() if s.locked() else self.why_not(state, t, elig)
             self.shell.say(f"{name} ({who}): {why}")
             return
         kind = elig["kind"]
@@ -424,6 +424,23 @@ class MetagamePage(GamePage):
         }.get(kind)
         if action is not None:
             self.act(action())
+
+    def locked_why(self) -> str:
+        """Why nothing can be picked here now, in words that fit this screen."""
+        s = self.shell.session
+        assert s is not None
+        if s.viewing is not None or s.mode not in ("host", "guest"):
+            return "This view is read-only."
+        ruling = GAME.host_step(s.match.state)
+        if ruling is not None:
+            return f"{ruling}; this device waits for the host."
+        seat = s.acting_seat()
+        who = s.seat_name(seat) if seat is not None else "nobody"
+        if s.mode == "guest":
+            if s.only_seat is None:
+                return "You are watching this table."
+            return f"It is {who}'s choice now; you choose for {s.seat_name(s.only_seat)} when the campaign asks you (M3)."
+        return f"It is {who}'s choice, on their own device; “Choose for {who} here” makes it from here (M3)."
 
     def why_not(self, state: Any, t: int, elig: Mapping[str, Any] | None) -> str:
         """Why ``t`` is not a choice now, in the engine's words: the step a pick of it would

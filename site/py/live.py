@@ -510,7 +510,8 @@ class GuestSession(Session):
         if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
             raise ShellError(
                 "shell.not-your-seat",
-                f"You play {self.seat_name(self.only_seat)} at this live table; it is {self.seat_name(seat)}'s move.",
+                f"You play {self.seat_name(self.only_seat)} at this live table; it is {self.seat_name(seat)}'s move"
+                + cite(self.game) + ".",
             )
 
     def _intent_guard(self) -> None:
@@ -668,6 +669,11 @@ class TableSession(Session):
         if seat in self.remote and not self.by_remote:
             raise LiveError("live.remote-seat", f"{self.seat_name(seat)} chooses on their own device.")
         return super().give_secret(seat, part)
+
+
+def cite(game: Game[Any, Any]) -> str:
+    """" (M3)": the game's ruling on who acts at a live table, for a refusal; or nothing."""
+    return f" ({game.live_ruling})" if game.live_ruling else ""
 
 
 def adopt(session: Session, cls: type[Session], **extra: Any) -> Session:
@@ -1040,7 +1046,7 @@ class Table:
         if mover != seat:
             raise LiveError(
                 "live.not-your-seat",
-                f"It is {s.seat_name(mover)}'s move, not {s.seat_name(seat)}'s: nothing was changed."
+                f"It is {s.seat_name(mover)}'s move, not {s.seat_name(seat)}'s{cite(self.game)}: nothing was changed."
                 if mover is not None else "Nobody moves now: nothing was changed.",
             )
         s.by_remote = True

@@ -467,6 +467,7 @@ class MetagameRules(Game[State, Action]):
 
     # -- a live campaign table (M3): the players' devices and the host ---------------------
     host_is_referee = True  # M3: the host is a role, not a seat
+    live_ruling = "M3"
 
     def host_step(self, state: State) -> str | None:
         """M10, M12: the spin and the duel's result are the host's, whoever's invasion it is."""
