@@ -22,7 +22,7 @@ from live import (
     render_host_panel,
 )
 from metagame import MetagamePage
-from page_host import FakeHost, make_page
+from page_host import FakeHost, make_page, render_all
 from test_live import Net, world_host
 from test_page_duels import console, panel
 from ui import find, find_all, fire, text
@@ -329,6 +329,12 @@ def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_li
     net.run()
     assert CONQUESTS.outcome(dshell.session.match.state).winners == ()
     assert not page.duel_desk.poll() and text(find(panel(shell), "#mg-duel-note")) == DRAWN
+    # issue 39: said where the host looks: the status bar and the toast, the panel brought into view
+    trees = render_all(shell)
+    assert DRAWN in text(trees["shell-bar"]) and "record the winner" not in text(trees["shell-bar"])
+    assert shell.message == ("error", DRAWN)
+    page.after_render()
+    assert host.revealed[-1] == "mg-duel"
     # the table's page plays it again: a new slot, the same table, the guests on the new game
     fire(duel_banner(host, dshell.session, dshell), "#shell-duel-again")
     new = dshell.session.slot_id
@@ -387,3 +393,22 @@ def test_the_console_offers_one_way_to_the_duel_s_table() -> None:
     assert find(box, "#mg-duel-open").attrs["href"] == f"../conquests/?slot={tie['slot']}"
     # the panel is drawn again by itself when the opening time is over
     assert any(fn == host.rerender for _, fn in host.timers)
+
+
+def test_a_campaign_duels_seats_are_never_handed_to_the_computer() -> None:
+    """Issue 39: the duel's table offers no Computer for its players' seats, and refuses one."""
+    from live import LiveError, render_host_panel
+
+    shell, page, host, tie, record = live_console()
+    dshell, net = duel_table(host, tie, record)
+    tree = render_host_panel(net.table, "https://example.invalid/#live=x", None, lambda *a: None, ["easy", "hard"])
+    options = [text(o) for o in find_all(tree, "option")]
+    assert options and not [o for o in options if o.startswith("Computer")]
+    for seat in (0, 1):
+        try:
+            net.table.make_bot(seat, "easy")
+        except LiveError as exc:
+            assert exc.message.startswith("M12:")
+        else:
+            raise AssertionError("a duel's seat was given to the computer")
+    assert not any(x.get("bot") for x in dshell.session.match.options["seats"])

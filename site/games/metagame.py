@@ -377,6 +377,8 @@ class MetagamePage(GamePage):
         if self.spinning():
             return "The wheel is spinning…"
         turn = "Capitals" if view["phase"] == "capital" else f"Turn {view['turn']}"
+        if view["phase"] == "duel" and self.duel_desk.note and s.mode == "host":
+            return f"{turn} · {self.duel_desk.note}"  # a drawn or refused duel: what happens next (M12)
         return f"{turn} · {self.drawn_note(view)}{view['prompt']}"
 
     @staticmethod
@@ -655,6 +657,9 @@ class MetagamePage(GamePage):
         if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
             self.shell.host.open_tab(url)
         self.duel_desk.after_render()  # a live duel's QR codes (drawn in the page)
+        if self.duel_desk.reveal:  # a refused or drawn duel: its panel in view (issue 39)
+            self.duel_desk.reveal = False
+            self.shell.host.reveal("mg-duel")
         want, self.want_focus = self.want_focus, None
         s = self.shell.session
         target = None if want is None or s is None else self.focus_target(s.view()) if want == "next" else want

@@ -108,6 +108,8 @@ class DuelDesk:
         self.open_now: str | None = None
         #: the duel just looked at ended in a draw: the panel offers to play it again
         self.drawn = False
+        #: a result was refused or drawn: the page brings the duel's panel into view
+        self.reveal = False
         #: QR codes of the live duel's links, by link (drawn in the page, see wire_duel_desk)
         self.qr: dict[str, Node] = {}
         #: the live duel's panel says its links wait for the table's key (the page looks again)
@@ -330,8 +332,10 @@ class DuelDesk:
                 return False
             self.drawn = exc.code == "M12.duel-drawn"
             self.note = DRAWN if self.drawn else exc.message
-            if not quiet:
-                self.shell.say(self.note, "error")
+            # said where the host looks (issue 39): the toast over the console, and the duel's
+            # panel brought into view, not only a note far down the right column
+            self.shell.say(self.note, "error")
+            self.reveal = True
             return False
         inv = s.match.state.inv
         who = s.match.state.player_name(inv.attacker if winner == "a" else inv.defender)
@@ -563,6 +567,16 @@ def replay_duel(shell: Any) -> Any:
     return slot
 
 
+def console_link(t: Mapping[str, Any], label: str, **attrs: Any) -> Node:
+    """The way back from a duel's page to its campaign's console (issue 39): a link to the
+    console's page, which ``static/frame.js`` turns into a switch to the console's own tab when
+    one is open in this browser (it answers on the "conquest-consoles" channel), so the way
+    back never opens a second console."""
+    console = str(t.get("console") or "")
+    return h("a", label, href=f"../{console or 'metagame/'}", data_console=console.partition("?slot=")[2] or None,
+             **attrs)
+
+
 def duel_next(shell: Any) -> Node | None:
     """A finished duel's next step, where the shell offers a finished game's (issue 21, left
     item 5): not "Play again", which made a new game of the duel's game that no campaign
@@ -576,7 +590,6 @@ def duel_next(shell: Any) -> Node | None:
     t = load_ties(shell.host).get(s.slot_id)
     if out is None or t is None or t.get("game") != s.game.id:
         return None
-    back = f"../{t.get('console') or 'metagame/'}"
     if len(out.winners) != 1:
         again = None
         if s.mode == "host" and s.only_seat is None:
@@ -584,12 +597,12 @@ def duel_next(shell: Any) -> Node | None:
                       on_click=lambda ev: replay_duel(shell),
                       title="A drawn duel decides nothing (M12): the same two players again, for the same campaign")
         return h("span", again,
-                 h("a", "Back to the campaign", href=back, id="shell-over-duel", cls="button small secondary"),
+                 console_link(t, "Back to the campaign", id="shell-over-duel", cls="button small secondary"),
                  cls="shell-over")
     winner = s.seat_name(out.winners[0])
     return h("span",
-             h("a", "Back to the campaign", href=back, id="shell-over-duel", cls="button small",
-               title=f"The campaign's console takes {winner}'s win by itself (M12)"),
+             console_link(t, "Back to the campaign", id="shell-over-duel", cls="button small",
+                          title=f"The campaign's console takes {winner}'s win by itself (M12)"),
              cls="shell-over")
 
 
@@ -603,9 +616,8 @@ def duel_banner(host: Any, session: Any, shell: Any = None) -> Node:
     finished = out is not None
     t = load_ties(host).get(session.slot_id) if session.slot_id else None
     if t is not None and t.get("game") == game.id:
-        back = f"../{t.get('console') or 'metagame/'}"
         if finished and len(out.winners) != 1:  # the same true thing as the console says
-            parts.append(h("p", DRAWN + " ", h("a", "Open the console", href=back, id="shell-duel-back"), ".",
+            parts.append(h("p", DRAWN + " ", console_link(t, "Open the console", id="shell-duel-back"), ".",
                            id="shell-duel-drawn"))
             if shell is not None:
                 parts.append(h("p", h("button", "Play the duel again", type="button", id="shell-duel-again",
@@ -615,7 +627,7 @@ def duel_banner(host: Any, session: Any, shell: Any = None) -> Node:
         else:
             words = f"{t.get('title') or 'A duel'} of a campaign: when it ends, its console takes the result by itself. "
         if not finished or len(out.winners) == 1:
-            parts.append(h("p", words, h("a", "open the console", href=back, id="shell-duel-back"), "."))
+            parts.append(h("p", words, console_link(t, "open the console", id="shell-duel-back"), "."))
     me = session.only_seat
     if me is not None:
         name = session.seat_name(me)
@@ -698,6 +710,23 @@ def wire_duel_desk(runner: Any) -> None:
             runner.render()
         desk.ask_open()  # the table's tab may have opened or closed meanwhile (issue 36)
 
+    def back(ev: Any) -> None:
+        """A duel's tab asks whether this campaign's console is open (frame.js, "Back to the
+        campaign"): it answers, comes forward where the browser allows, and looks at the duel."""
+        try:
+            msg = load_json(str(ev.data), "message")
+        except (SaveCodeError, TypeError, ValueError):
+            return
+        s = runner.shell.session
+        if not isinstance(msg, dict) or msg.get("t") != "back" or s is None or msg.get("slot") != s.slot_id:
+            return
+        consoles.postMessage(json.dumps({"t": "here", "slot": s.slot_id}))
+        js.window.focus()
+        look()
+
+    if not frame.nullish(getattr(js, "BroadcastChannel", None)):
+        consoles = js.BroadcastChannel.new("conquest-consoles")
+        frame.on(consoles, "message", back)
     frame.on(js.window, "storage", look)
     frame.on(js.window, "focus", look)
     frame.on(js.document, "visibilitychange", look)

@@ -1126,6 +1126,10 @@ class Table:
     def make_bot(self, seat: int, level: str) -> None:
         """A seat is played by a computer from now on (e.g. someone had to leave)."""
         s = self.session
+        if seat in self.reserved and level != HUMAN:
+            raise LiveError("live.duel-seat", f"M12: this duel's seats are its two players'; {s.seat_name(seat)}'s "
+                                              "seat cannot be given to the computer (the campaign would refuse the "
+                                              "result).")
         raw = s.match.options.get("seats")
         if not isinstance(raw, list) or not 0 <= seat < len(raw) or not isinstance(raw[seat], Mapping):
             raise LiveError("live.no-bot", "This game's seats cannot be given to the computer here.")
@@ -1588,7 +1592,9 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
         options = [h("option", "This device", value="", selected=d is None and not seat.is_bot and not free),
                    h("option", "Open: a guest may take it", value="open", selected=free)]
         options += [h("option", f"{x.name}'s device", value=x.token, selected=x is d) for x in devices]
-        options += [h("option", f"Computer ({lv})", value=f"bot:{lv}", selected=seat.is_bot and seat.who == lv) for lv in levels]
+        if i not in table.reserved:  # a campaign duel's seat is its player's, never the computer's (M12)
+            options += [h("option", f"Computer ({lv})", value=f"bot:{lv}", selected=seat.is_bot and seat.who == lv)
+                        for lv in levels]
         rows.append(h(
             "li",
             h("span", cls="swatch", style=f"background:{seat.colour}", aria_hidden="true"),

@@ -82,6 +82,32 @@ document.addEventListener("click", (ev) => {
     });
 });
 
+// "Back to the campaign" on a campaign duel's page (issue 39): when the campaign's console is
+// open in another tab of this browser (it answers on the "conquest-consoles" channel, and has
+// taken the result from storage), this tab goes back to it instead of opening a second console:
+// the console's tab is asked to come forward and this one closes (a tab the console opened may);
+// with no console answering, the link opens the console here, as before.
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a[data-console]");
+  if (!a || typeof BroadcastChannel !== "function" || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  ev.preventDefault();
+  const slot = String(a.dataset.console);
+  const ch = new BroadcastChannel("conquest-consoles");
+  let answered = false;
+  ch.onmessage = (m) => {
+    let msg = null;
+    try { msg = JSON.parse(String(m.data).slice(0, 2000)); } catch (err) { return; }
+    if (!msg || msg.t !== "here" || msg.slot !== slot || answered) return;
+    answered = true;
+    ch.close();
+    window.close();
+    setTimeout(() => showBanner("notice", "The campaign's console is open in another tab and has the result: "
+      + "switch to that tab (this one may be closed)."), 300);
+  };
+  ch.postMessage(JSON.stringify({ t: "back", slot }));
+  setTimeout(() => { if (!answered) { ch.close(); window.location.href = a.href; } }, 400);
+});
+
 // The engine is "starting" until the page's Python says "ready"; any uncaught error before
 // that marks it "failed" with a message, so nobody waits for nothing.
 function fail(message) {

@@ -88,7 +88,12 @@ def play_duel(console, context, base_url: str, nth: str, shots: bool = False) ->
             duel.set_viewport_size({"width": width, "height": 900 if width > 600 else 740})
             duel.screenshot(path=f"{SHOTS}/duel-page-over-{width}.png", full_page=False)
     dw.assert_clean()
-    duel.close()
+    # "Back to the campaign" goes back to the console's own tab (issue 39): this tab closes,
+    # no second console is opened
+    pages = len(context.pages)
+    with duel.expect_event("close", timeout=15_000):
+        duel.click("#shell-over-duel")
+    assert len(context.pages) == pages - 1 and page in context.pages
 
 
 def test_capital_invasion_decided_by_two_duels_played_here(open_page, context, base_url) -> None:
