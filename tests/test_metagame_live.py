@@ -250,3 +250,12 @@ def test_a_four_player_campaign_is_played_to_its_end_from_the_players_devices() 
     assert all(t == "spin" or t.startswith(("r", "d")) for t in hosts), hosts  # the spin, its draw, the duel
     assert "h" not in marks and tally.invasions > 0
     assert tally.host_inputs == sum(1 for t in s.match.log if t == "spin" or t.startswith("d"))
+
+
+def test_the_host_corrects_the_campaign_while_a_player_is_choosing_on_their_device() -> None:
+    """M17: a correction is the host's own action: no seat's device waits for it."""
+    shell, w, d = table(3)
+    s = shell.session
+    assert s.locked()  # Ann's capital, on Ann's device
+    assert shell.play("!t1b=2"), shell.message
+    assert s.match.log == ["!t1b=2"] and s.match.state.block[1] == 2 and s.locked()

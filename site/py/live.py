@@ -560,6 +560,9 @@ class TableSession(Session):
     #: choices made ahead by remote seats (``Game.ahead``): seat -> (log length when made,
     #: the action), played by :meth:`play` once that seat's step comes
     held: dict[int, tuple[int, Any]] = field(default_factory=dict)
+    #: set while the host plays one of its own actions (``Game.host_only``: a correction, M17),
+    #: which no seat's device waits for
+    hosting: bool = False
 
     def local_humans(self) -> list[int]:
         return [i for i in self.humans() if i not in self.remote]
@@ -582,7 +585,7 @@ class TableSession(Session):
         """The remote seat whose own device the present step waits for (its choice is not
         the host's to make unless it takes it over, ``override``); None otherwise."""
         seat = self.acting_seat()
-        if (self.by_remote or seat is None or seat not in self.remote or self.override == seat
+        if (self.by_remote or self.hosting or seat is None or seat not in self.remote or self.override == seat
                 or self.game.host_step(self.match.state) is not None):
             return None
         return seat
@@ -640,7 +643,11 @@ class TableSession(Session):
         seat = self.acting_seat()
         if game.host_is_referee and seat is not None and seat in self.remote:
             action = game.made_by(action, "p" if self.by_remote else "h")
-        super().play(action, contribution)
+        self.hosting = not self.by_remote and game.host_only(action) is not None
+        try:
+            super().play(action, contribution)
+        finally:
+            self.hosting = False
         self.override = None
         self._play_held()
 
@@ -1586,6 +1593,8 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
             where = f"{d.name}'s device" + ("" if d.connected else " (disconnected, waiting)")
         elif i in table.kept():
             where = "this device"
+        elif table.game.host_is_referee:
+            where = "open: played from this page until its player takes it"
         else:
             where = "open: a guest may take it"
         free = d is None and not seat.is_bot and i not in table.kept()
