@@ -206,14 +206,7 @@ def test_a_spending_step_is_asked_on_the_players_own_device() -> None:
 
 
 def spinner_style(d: WireDevice) -> str:
-    def walk(node: Any) -> str | None:
-        if isinstance(node, str):
-            return None
-        if attrs(node).get("id") == "mg-spinner":
-            return attrs(node).get("style", "")
-        return next((found for c in node.get("c", []) if (found := walk(c)) is not None), None)
-
-    return next(found for c in d.containers["mg-side"] if (found := walk(c)) is not None)
+    return str(attrs(find_node(d.containers["mg-side"], "mg-spinner")).get("style", ""))
 
 
 def spinner_style_of(tree: Any) -> str:
@@ -259,3 +252,50 @@ def test_the_host_corrects_the_campaign_while_a_player_is_choosing_on_their_devi
     assert s.locked()  # Ann's capital, on Ann's device
     assert shell.play("!t1b=2"), shell.message
     assert s.match.log == ["!t1b=2"] and s.match.state.block[1] == 2 and s.locked()
+
+
+def test_each_duelist_finds_their_own_link_to_a_live_duel_on_their_device() -> None:
+    """A built-in duel played live (M12): the console sets it up as before, and each of the
+    two players' devices at the campaign table shows that player's own seat link."""
+    from live import TABLE_KEY
+    from test_live_duel import HOST_KEY
+    from test_page_duels import console, panel
+
+    shell, page, host = console()
+    w = Wire(shell, host, MetagamePage)
+    w.devices.host_page = page
+    page.redraw_devices = w.devices.redraw
+    d = {}
+    for i, name in enumerate(("ann", "bob")):
+        d[i] = w.join(name)
+        tap(w, d[i], "live-panel", lambda k, node, i=i: attrs(node).get("data-take") == str(i))
+    watcher = w.join("fan")
+    fire(panel(shell), "#mg-duel-live")
+    page.after_render()
+    t = page.duel_desk.tie()
+    record = json.loads(host.load_pref(TABLE_KEY + t["slot"]))
+    record["key"] = {"private": "{}", "public": HOST_KEY}  # as the duel's page stores it once open
+    host.save_pref(TABLE_KEY + t["slot"], json.dumps(record))
+    render_all(shell)
+    page.after_render()  # the links changed: every device's page is drawn again
+    w.run()
+    links = {}
+    for i, dev in d.items():
+        assert "Your duel" in dev.text("mg-side"), dev.text("mg-side")[:200]
+        links[i] = find_node(dev.containers["mg-side"], "mg-my-duel")["a"]["href"]
+    seat_urls = {who: url for _, who, url in page.duel_desk.live_links(t)[1]}
+    players = shell.session.match.state.players
+    assert links == {0: seat_urls[players[0].name], 1: seat_urls[players[1].name]} and links[0] != links[1]
+    assert "Your duel" not in watcher.text("mg-side")  # a watcher has no seat link
+
+
+def find_node(kids: list[Any], ident: str) -> dict[str, Any]:
+    for node in kids:
+        if isinstance(node, dict):
+            if attrs(node).get("id") == ident:
+                return node
+            try:
+                return find_node(node.get("c", []), ident)
+            except LookupError:
+                pass
+    raise LookupError(ident)

@@ -184,6 +184,9 @@ class MetagamePage(GamePage):
         #: a spending step's question asked on the page (a device shows no dialog):
         #: (the step it was asked at, the question, the action)
         self.asking: tuple[int, str, Any] | None = None
+        #: the host's page at a live table: draws every device's page again (set in main)
+        self.redraw_devices: Any = None
+        self.links_told: Any = None
         self.draft: dict[int, int] = {}  # the slice assignment being edited
         self.picked: set[int] = set()  # territories picked for a sacrifice or block
         self.wheel_turn = 0.0  # degrees the wheel has turned (animations continue from there)
@@ -657,6 +660,7 @@ class MetagamePage(GamePage):
         if url is not None:  # "Play here, on this device" opens the duel at once (item 7)
             self.shell.host.open_tab(url)
         self.duel_desk.after_render()  # a live duel's QR codes (drawn in the page)
+        self.tell_devices()
         if self.duel_desk.reveal:  # a refused or drawn duel: its panel in view (issue 39)
             self.duel_desk.reveal = False
             self.shell.host.reveal("mg-duel")
@@ -670,6 +674,19 @@ class MetagamePage(GamePage):
         reveal, self.want_reveal = self.want_reveal, None
         if reveal is not None:
             self.shell.host.reveal(reveal)
+
+    def tell_devices(self) -> None:
+        """The host's page: when the live duel's links change, every device's page is drawn
+        again (each shows its player's own link, ``render_my_duel``)."""
+        s = self.shell.session
+        links = None
+        if s is not None and s.mode == "host" and self.redraw_devices is not None:
+            t = self.duel_desk.tie()
+            links = self.duel_desk.live_links(t) if t is not None and t.get("mode") == "live" else None
+        if links != self.links_told:
+            self.links_told = links
+            if self.redraw_devices is not None:
+                self.redraw_devices()
 
     def landed(self) -> None:
         """The wheel stopped: the result shows and the focus goes to what comes next."""
@@ -783,6 +800,7 @@ class MetagamePage(GamePage):
                 self.render_last_pick(),
                 self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
                 self.duel_desk.render(view),
+                self.render_my_duel(view),
                 self.render_actions(view),
                 self.render_choose(state, view),
                 self.render_invasion(state, view),
@@ -899,6 +917,31 @@ class MetagamePage(GamePage):
             if self.shell.play(asking[2]):
                 self.want_focus = "next"
         self.shell.host.rerender()
+
+    def my_duel(self) -> tuple[str, str] | None:
+        """On a player's device at a live campaign table, at a duel played live: the duel's
+        title and this player's own link to it (from the host's page, issue 39)."""
+        s = self.shell.session
+        host = self.host_page
+        if s is None or s.mode != "guest" or s.only_seat is None or not isinstance(host, MetagamePage):
+            return None
+        state = s.match.state
+        inv = state.inv
+        if state.phase != "duel" or inv is None or s.only_seat not in (inv.attacker, inv.defender):
+            return None
+        return host.duel_desk.player_link(state.players[s.only_seat].name)
+
+    def render_my_duel(self, view: Mapping[str, Any]) -> Node | None:
+        mine = self.my_duel()
+        if mine is None:
+            return None
+        title, url = mine
+        return h("section", h("h4", f"Your duel: {title}"),
+                 h("p", "It is played live on its own table: open your seat's link here, play, and come back; "
+                        "the host's console takes the result by itself (M12).", cls="mg-msg"),
+                 h("p", h("a", "Open my duel", href=url, target="_blank", rel="noopener", id="mg-my-duel",
+                          cls="button"), cls="mg-actions"),
+                 id="mg-my-duel-box", cls="mg-duel")
 
     def take_over(self, seat: int) -> None:
         """M3: the host makes a seat's present choice from the console (logged as the host's)."""
@@ -1413,6 +1456,12 @@ def main() -> None:
     runner = run(MetagamePage)
     wire_duel_desk(runner)
     runner.page.live_audience = lambda: runner.live.on("start-audience")
+
+    def redraw_devices() -> None:
+        if runner.live.devices is not None:
+            runner.live.devices.redraw()
+
+    runner.page.redraw_devices = redraw_devices
     runner.render()  # the audience's live button, now that it can work
     js.window.conquestBench = create_proxy(
         lambda text, repeats=3: bench(str(text), int(repeats or 3), runner.host.clock)

@@ -258,6 +258,18 @@ class DuelDesk:
             seats.append((seat, name, page + live.seat_fragment(code, password, host_key, key)))
         return code, sorted(seats), page + live.join_fragment(code, password, host_key)
 
+    def player_link(self, name: str) -> tuple[str, str] | None:
+        """``(duel's title, link)``: the live duel's link for the player called ``name``, for
+        that player's own device at a live campaign table (issue 39), or None."""
+        t = self.tie()
+        if t is None or t.get("mode") != "live":
+            return None
+        links = self.live_links(t)
+        if links is None:
+            return None
+        url = next((u for _, who, u in links[1] if who == name), None)
+        return None if url is None else (str(t.get("title") or "The duel"), url)
+
     def forget(self) -> None:
         """Drop the tie of the step now (the duel's own slot stays in the saved games)."""
         t = self.tie()

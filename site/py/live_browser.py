@@ -197,6 +197,7 @@ class LiveBrowser:
         self.table.saver = self._store_table
         # issue 37: this page draws every guest device's page; the table speaks to those pages
         self.devices = remote.Devices(type(self.runner.page), self.shell.game, self.host, self._send_to_peer)
+        self.devices.host_page = self.runner.page
         self.devices.attach(self.table)
         if stored is not None:
             self.table.restore(stored)

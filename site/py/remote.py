@@ -349,7 +349,7 @@ class DevicePage:
     def __init__(self, page_class: Any, game: Any, base_host: Any, peer: str, token: str, name: str,
                  to_table: Callable[[str], None], send: Callable[[str], None],
                  on_change: Callable[[DevicePage], None], want: int | None = None,
-                 seat_link: bool = False, chart_width: int = CHART_WIDTH) -> None:
+                 seat_link: bool = False, chart_width: int = CHART_WIDTH, host_page: Any = None) -> None:
         self.peer = peer
         self.send = send
         self.on_change = on_change
@@ -358,6 +358,7 @@ class DevicePage:
         self.rhost = RemoteHost(self, base_host)
         self.shell = Shell(game, self.rhost)
         self.page = page_class(self.shell)
+        self.page.host_page = host_page
         self.shell.page = self.page
         # a device's page is drawn step by step, never animated; but a page whose draw is
         # watched on every device (the Metagame's wheel, M10) turns there too: the device's
@@ -563,6 +564,8 @@ class Devices:
 
     def __init__(self, page_class: Any, game: Any, base_host: Any, send: Callable[[str, str], None]) -> None:
         self.page_class = page_class
+        #: the host's own page (``GamePage.host_page`` of every device's page)
+        self.host_page: Any = None
         self.game = game
         self.base_host = base_host
         self.send = send
@@ -575,6 +578,11 @@ class Devices:
         self.refused = 0  # messages refused before any page saw them (flood, size, shape)
         #: bytes sent per device message (the benchmark reads them)
         self.sent_chars: list[int] = []
+
+    def redraw(self) -> None:
+        """Every device's page is drawn again (what it shows of the host's page changed)."""
+        for page in self.pages.values():
+            page.changed()
 
     def attach(self, table: live.Table) -> None:
         self.table = table
@@ -660,7 +668,7 @@ class Devices:
         page = DevicePage(
             self.page_class, self.game, self.base_host, peer, token, name, to_table,
             lambda text, p=peer: self.send(p, text), self._changed, want=want,
-            seat_link=bool(msg.get("seat_link")), chart_width=width,
+            seat_link=bool(msg.get("seat_link")), chart_width=width, host_page=self.host_page,
         )
         self.pages[peer] = page
         page.guest.hello()

@@ -665,6 +665,10 @@ class GamePage:
 
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
+        #: on a device's page drawn by the host's (issue 37): the host's own page, for what
+        #: only it holds and a device's page may show of it (the Metagame: the player's own
+        #: link to a duel played live); None elsewhere
+        self.host_page: GamePage | None = None
 
     # set-up
     def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
