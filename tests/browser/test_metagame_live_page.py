@@ -101,6 +101,8 @@ def test_a_campaign_table_with_two_players_on_their_phones(browser: Any, base_ur
         # Bob's turn, on Bob's phone: he invades Cy's territory
         wait_bar(bob, "Bob: claim a neutral territory, invade")
         assert host.locator("#mg-take-over").count() == 1  # the console waits, and may choose for him (M3)
+        host.screenshot(path=str(SHOTS / "metagame-live-host-waiting-1280.png"), full_page=False)
+        bob.screenshot(path=str(SHOTS / "metagame-live-bob-turn-360.png"))
         choose(bob, t2)
         # both set their slices at once: Cy first (held), then Bob; the wheel only after both
         cy.wait_for_selector("#mg-slice-form", timeout=60_000)
