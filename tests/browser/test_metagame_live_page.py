@@ -14,7 +14,8 @@ from conquest.games.metagame.actions import Invade, Pass, PickCapital, SetOwner
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
-from tests.browser.test_live_page import SHOTS, device, guest_ready, host_save, no_engine_requested, ready
+from tests.browser.test_live_page import SHOTS, device, host_save, no_engine_requested, ready
+from tests.browser.test_live_secret_page import sit
 
 PLAYERS = [("Ann", "#e69f00"), ("Bob", "#56b4e9"), ("Cy", "#009e73")]
 OPTIONS = {"players": [{"name": n, "colour": c} for n, c in PLAYERS], "games": ["Chess", "Go", "Carcassonne"]}
@@ -67,14 +68,8 @@ def test_a_campaign_table_with_two_players_on_their_phones(browser: Any, base_ur
         ready(host)
         host.click("#live-start")
         join = host.wait_for_selector("#live-join-url").inner_text()
-        for page, seat, name in ((bob, 1, "Bob"), (cy, 2, "Cy")):
-            page.goto(join, wait_until="commit")
-            guest_ready(page)
-            page.fill("#live-name", name)
-            page.dispatch_event("#live-name", "change")
-            page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
-            page.click(f"button[data-take='{seat}']")
-            page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
+        sit(bob, join, "Bob", 1)
+        sit(cy, join, "Cy", 2)
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")
 
         # capitals: Ann has no device (the console plays her seat); Bob and Cy pick on their phones
