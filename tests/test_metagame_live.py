@@ -299,3 +299,29 @@ def find_node(kids: list[Any], ident: str) -> dict[str, Any]:
             except LookupError:
                 pass
     raise LookupError(ident)
+
+
+def test_a_choice_made_ahead_survives_a_reload_of_the_hosts_page() -> None:
+    """The table's record keeps the defender's held slices; reopened, it holds them again
+    (checked anew), and a record of another step holds nothing."""
+    from live import Table
+
+    shell, w, d = table(3)
+    s = shell.session
+    to_invasion(shell, w, d)
+    while s.match.state.phase in ("sacrifice", "block"):
+        s.take_over(s.acting_seat())
+        assert shell.play(GAME.legal_actions(s.match.state)[0])
+    sync(w)
+    defender = s.match.state.inv.defender
+    submit_fill(w, d[defender])
+    record = w.table.to_json()
+    assert list(record["held"]) == [str(defender)]
+    s.held.clear()  # the page reloads: the session comes back from the save, the table from its record
+    again = Table(shell, lambda peer, text: None, record["code"], record["password"])
+    again.restore(json.loads(json.dumps(record)))
+    assert list(s.held) == [defender] and isinstance(s.held[defender][1], Slices)
+    s.held.clear()
+    again.restore({**record, "held": {str(defender): [0, "w9,9,9"]}})  # another step's: dropped
+    again.restore({**record, "held": {"x": "<b>", str(defender): [len(s.match.log), "w99"]}})  # bad: dropped
+    assert not s.held

@@ -790,6 +790,10 @@ class Table:
                "kept": None if self._kept is None else sorted(self._kept), "key": self.host_key}
         if self.reserved:
             out["reserved"] = {str(k): v for k, v in sorted(self.reserved.items())}
+        s = self.shell.session
+        held = getattr(s, "held", None)
+        if held:  # choices made ahead (``Game.ahead``): a reload of the host's page keeps them
+            out["held"] = {str(seat): [at, self.game.format_action(a)] for seat, (at, a) in sorted(held.items())}
         return out
 
     def restore(self, obj: Mapping[str, Any]) -> None:
@@ -804,11 +808,31 @@ class Table:
         if isinstance(reserved, Mapping):
             self.reserved = {int(k): v for k, v in reserved.items()
                              if isinstance(k, str) and k.isdigit() and len(k) < 3 and isinstance(v, str)}
+        self.sync_session()
+        held = obj.get("held")
+        if isinstance(held, Mapping) and isinstance(self.shell.session, TableSession):
+            self._restore_held(held)
         key = obj.get("key")
         if (isinstance(key, Mapping) and isinstance(key.get("private"), str) and isinstance(key.get("public"), str)
                 and len(key["public"]) == HOST_KEY_CHARS):
             self.host_key = {"private": key["private"], "public": key["public"]}
         self.sync_session()
+
+    def _restore_held(self, held: Mapping[Any, Any]) -> None:
+        """Choices made ahead, as stored: each checked again against the game as it is (a
+        stale or damaged one is dropped: its seat is asked again, nothing wrong is played)."""
+        s = self.session
+        for key, value in list(held.items())[:16]:
+            if not (isinstance(key, str) and key.isdigit() and isinstance(value, list) and len(value) == 2
+                    and isinstance(value[0], int) and isinstance(value[1], str)):
+                continue
+            seat, at = int(key), value[0]
+            if at != len(s.match.log):
+                continue
+            try:
+                s.held[seat] = (at, self.game.check_ahead(s.match.state, seat, self.game.parse_action(value[1][:200])))
+            except GameError:
+                continue
 
     def free_seats(self) -> list[int]:
         """Human seats no device plays and the host's people do not keep: ``keep``."""
@@ -1071,6 +1095,7 @@ class Table:
             raise LiveError("live.chosen", "Your choice is already in; it is played when its step comes.")
         s.held[seat] = (len(s.match.log), self.game.check_ahead(s.match.state, seat, action))
         self.note(f"{s.seat_name(seat)} has chosen ahead; it is played when their step comes.")
+        self.save_table()
         self.shell.after_change()
         self.sync(meta_only=True)
 
