@@ -194,7 +194,8 @@ def habit_rates(choice: Sequence[Sequence[Any]], categories: Sequence[Mapping[st
         answer = Counter(q[4][q[5]] for q in qs)
         rows: dict[str, float] = {}
         habits = dict(HABITS)
-        habits["most frequent option"] = lambda text, options: _unique_best([float(offered[o]) for o in options])
+        habits["most frequent option"] = lambda text, options, seen=offered: _unique_best(
+            [float(seen[o]) for o in options])
         chance = statistics.mean(1 / len(q[4]) for q in qs)
         for name, habit in habits.items():
             score = 0.0
