@@ -273,7 +273,9 @@ function earlySaved() {
     item.append(a, note);
     list.append(item);
   }
-  wrap.append(title, list);
+  // the landing page has its own "Your saved games" heading above #slot-list: one heading
+  if (gamePage) wrap.append(title);
+  wrap.append(list);
   if (gamePage) box.after(wrap);
   else box.replaceChildren(wrap);
 }

@@ -312,6 +312,8 @@ def test_a_game_page_is_usable_before_its_engine_is_ready(browser, base_url: str
         assert page.locator("#slot-list a").all_inner_texts() == ["Resume “Other game”", f"Resume “{hostile}”"]
         assert page.locator("#slot-list a").first.get_attribute("href") == "play/world/?slot=zzz999"
         assert "World Conquest · 1 step" in page.inner_text("#slot-list")
+        # one "Your saved games" heading: the landing page's own, none inside the early list
+        assert page.locator("h2", has_text="Your saved games").count() == 1
         assert page.locator("img[src='x']").count() == 0
         held.clear()  # that page's engine is never let go
         page.goto(base_url + "play/reign/")
@@ -321,6 +323,7 @@ def test_a_game_page_is_usable_before_its_engine_is_ready(browser, base_url: str
         links = early.locator("a")
         assert links.count() == 1 and links.first.inner_text() == f"Resume “{hostile}”"
         assert links.first.get_attribute("href") == "?slot=abc123"
+        assert early.locator("h2").inner_text() == "Your saved games"  # a game page's list has its heading
         assert page.locator("img[src='x']").count() == 0
         assert page.locator("#shell-rules-link").is_visible()
         page.fill("#seat-name-0", "Early Ann")
