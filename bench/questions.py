@@ -12,7 +12,8 @@ Per category of Short Campaign's bank:
 - the option texts that are the answer in more than half of the questions that offer them;
 - over ``--games`` seeded bot games, the share of the questions drawn that came from each
   category (all games together, and the largest share in any one game), and the share of
-  distance questions among the guess questions drawn.
+  distance questions among the guess questions drawn: before (a game without the ``mix``
+  option) and after (with it, as the page sets every game up since).
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def bank_figures(bank: dict) -> None:
     print("each habit over the whole bank: " + ", ".join(f"{k} {v / total:.0%}" for k, v in every.most_common()))
 
 
-def draw_figures(bank: dict, games: int) -> None:
+def draw_figures(bank: dict, games: int, options: dict, label: str) -> None:
     cats = [c["name"] for c in bank["categories"]]
     cat_of = {q[0]: q[1] for q in bank["choice"] + bank["guess"]}
     guess_ids = {q[0] for q in bank["guess"]}
@@ -78,7 +79,7 @@ def draw_figures(bank: dict, games: int) -> None:
     per_game = []
     for seed in range(games):
         bots = [makers[i % len(makers)](Rng(1000 * seed + i)) for i in range(3)]
-        match = play_match(GAME, {}, bots, Rng(seed))
+        match = play_match(GAME, options, bots, Rng(seed))
         asked = [u for u in match.state.used if u in cat_of]
         per_game.append(len(asked))
         c = Counter(cat_of[u] for u in asked)
@@ -89,7 +90,7 @@ def draw_figures(bank: dict, games: int) -> None:
         guesses += len(g)
         distances += sum(1 for u in g if cat_of[u] == distance)
     total = sum(drawn.values())
-    print(f"{games} seeded bot games, {statistics.mean(per_game):.1f} questions each (mean):")
+    print(f"{label}: {games} seeded bot games, {statistics.mean(per_game):.1f} questions each (mean):")
     print("category | share of all questions drawn | largest share in one game")
     for k, n in drawn.most_common():
         print(f"{cats[k]} | {n / total:.1%} | {max_share[k]}%")
@@ -103,7 +104,8 @@ def main() -> None:
     bank = load_json(BANK_FILE.read_text(encoding="utf-8"), "bank")
     bank_figures(bank)
     if args.games:
-        draw_figures(bank, args.games)
+        draw_figures(bank, args.games, {}, "before (a game without the mix option, as set up before issue 40)")
+        draw_figures(bank, args.games, {"mix": True}, "after (the mix option, every game set up since)")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,7 @@ def test_setup_categories_seats_and_bots_in_the_link() -> None:
     assert s is not None and host.query == f"?slot={s.slot_id}"
     opts = s.match.options
     assert opts["seconds"] == 15 and opts["categories"] == ["borders", "distances"] and opts["seed"] == 0
+    assert opts["mix"] is True  # issue 40: a game set up here draws a varied game
     assert [(x.name, x.colour, x.who) for x in s.seats()] == [
         ("Ann", "#e69f00", "human"), ("Bob", "#56b4e9", "Medium"), ("Cy", "#009e73", "Hard")]
     # the game reopens from its link with the same people, bots and colours (engine's seats)

@@ -107,6 +107,7 @@ class CampaignPage(GamePage):
             ],
             "seconds": int(raw),
             "categories": self.chosen_categories(fields),
+            "mix": True,  # issue 40: a varied draw (no category above a third of the questions)
         }
         if self.pack is not None:
             out["pack"] = self.pack

@@ -40,6 +40,7 @@ from conquest.games.campaign.questions import (
     GUESS,
     LETTERS,
     MIN_EACH,
+    Mix,
     Pool,
     Question,
     load_bank,
@@ -53,7 +54,7 @@ __all__ = ["CampaignGame", "Rules", "Setup", "rules", "SEATS"]
 
 SEATS = 3
 MAX_NAME = 40
-_OPTION_KEYS = {"players", "seats", "seconds", "map", "categories", "pack", "pack_categories"}
+_OPTION_KEYS = {"players", "seats", "seconds", "map", "categories", "pack", "pack_categories", "mix"}
 _SEAT_KEYS = {"name", "colour", "bot"}
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _GUESS_PURPOSES = ("expand", "tiebreak", "final")
@@ -81,6 +82,7 @@ class Rules:
     seconds_min: int
     seconds_max: int
     bots: dict[str, dict[str, Any]]
+    mix: Mix
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +106,7 @@ def rules() -> Rules:
         seconds_min=s["min"],
         seconds_max=s["max"],
         bots=d["bots"],
+        mix=Mix(int(d["mix"]["share"]), str(d["mix"]["guess_category"])),
     )
 
 
@@ -162,6 +165,8 @@ class Setup:
     categories: tuple[str, ...]
     pack: dict[str, Any] | None
     pack_categories: tuple[str, ...]
+    #: issue 40: a varied draw (games set up since; older games replay as they were drawn)
+    mix: bool = False
 
     @property
     def limit_ms(self) -> int:
@@ -173,7 +178,7 @@ class Setup:
 
     @cached_property
     def pool(self) -> Pool:
-        return make_pool(self.categories, self.pack, self.pack_categories)
+        return make_pool(self.categories, self.pack, self.pack_categories, rules().mix if self.mix else None)
 
 
 @lru_cache(maxsize=32)
@@ -193,6 +198,7 @@ def setup_of(opts: str) -> Setup:
         categories=tuple(o.get("categories", [] if pack else list(bank.categories))),
         pack=pack,
         pack_categories=tuple(o.get("pack_categories", pack["cats"] if pack else [])),
+        mix=bool(o.get("mix")),
     )
 
 
@@ -351,6 +357,8 @@ class CampaignGame(Game[State, Action]):
         cats = [c for c in bank.categories if c in set(cats)]  # bank order, no repeats
         if cats != default_cats:
             out["categories"] = cats
+        if o.get("mix"):  # issue 40: a varied draw; absent in older games, which replay as drawn
+            out["mix"] = True
         pcats = o.get("pack_categories")
         if pcats is not None:
             if pack is None:

@@ -574,12 +574,57 @@ class Pool:
     eligible: dict[str, tuple[str, ...]]
     fallback: dict[str, tuple[str, ...]]
     category_names: dict[str, str]
+    #: issue 40: draw a varied game (``Mix``); None: as games set up before it were drawn
+    mix: Mix | None = None
+
+    # -- a varied draw (issue 40) ---------------------------------------------------------
+    @cached_property
+    def _by_category(self) -> dict[tuple[str, str], frozenset[str]]:
+        """Eligible ids by (kind, category), and ("", category) for every kind together."""
+        out: dict[tuple[str, str], set[str]] = {}
+        for kind, ids in self.eligible.items():
+            for qid in ids:
+                cat = self.questions[qid].category
+                out.setdefault((kind, cat), set()).add(qid)
+                out.setdefault(("", cat), set()).add(qid)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    @cached_property
+    def _kind_sets(self) -> dict[str, frozenset[str]]:
+        return {kind: frozenset(ids) for kind, ids in self.eligible.items()}
+
+    def _full(self, kind: str, used: Used | frozenset[str] | set[str]) -> frozenset[str] | None:
+        """The categories a varied draw of ``kind`` leaves out now, when some eligible fresh
+        question of another category is left; None otherwise (the draw is as before)."""
+        mix = self.mix
+        if mix is None:
+            return None
+
+        def count(ids: frozenset[str]) -> int:
+            return len(ids & used) if isinstance(used, (set, frozenset)) else used.count_in(ids)
+
+        asked = sum(count(s) for s in self._kind_sets.values())
+        cap = max(1, (asked + 1) // mix.share)
+        full = {cat for (k, cat), ids in self._by_category.items() if k == "" and count(ids) + 1 > cap}
+        if kind == GUESS:
+            guesses = count(self._kind_sets.get(GUESS, frozenset()))
+            ids = self._by_category.get((GUESS, mix.guess_category))
+            if ids is not None and count(ids) + 1 > max(1, (guesses + 1) // mix.share):
+                full.add(mix.guess_category)
+        if not full:
+            return frozenset()
+        fresh = sum(len(ids) - count(ids) for (k, cat), ids in self._by_category.items() if k == kind and cat not in full)
+        return frozenset(full) if fresh > 0 else None
 
     def candidates(self, kind: str, used: Used | frozenset[str] | set[str]) -> list[str]:
-        """The ids a draw chooses among now: unused eligible, else unused bank, else all
-        eligible again (a repeat, only when every question has been asked)."""
+        """The ids a draw chooses among now: unused eligible (in a varied game, of the
+        categories not full, ``_full``), else unused bank, else all eligible again (a
+        repeat, only when every question has been asked)."""
+        full = self._full(kind, used)
         if not isinstance(used, (set, frozenset)):
             used = used.as_set()
+        if full:
+            return [q for q in self.eligible[kind] if q not in used and self.questions[q].category not in full]
         fresh = [q for q in self.eligible[kind] if q not in used]
         if fresh:
             return fresh
@@ -609,10 +654,19 @@ class Pool:
 
     def count(self, kind: str, used: Used) -> int:
         """``len(self.candidates(kind, used))``, in amortised constant time."""
+        full = self._full(kind, used)
+        if full:
+            return sum(len(ids) - used.count_in(ids) for (k, cat), ids in self._by_category.items()
+                       if k == kind and cat not in full)
         return self._tier(kind, used)[1]
 
     def may_draw(self, kind: str, used: Used, qid: str) -> bool:
         """``qid in self.candidates(kind, used)``, in amortised constant time."""
+        full = self._full(kind, used)
+        if full:
+            q = self.questions.get(qid)
+            return (q is not None and qid in self._kind_sets[kind] and qid not in used
+                    and q.category not in full)
         which, _ = self._tier(kind, used)
         if which.endswith("-again"):
             return qid in self._sets[which[: -len("-again")], kind]
@@ -633,13 +687,25 @@ class Pool:
         return self.category_names.get(q.category, q.category)
 
 
-def _pool_key(categories: Sequence[str], pack: Mapping[str, Any] | None, pack_categories: Sequence[str]) -> str:
-    return json.dumps([list(categories), pack, list(pack_categories)], sort_keys=True, ensure_ascii=False)
+@dataclass(frozen=True)
+class Mix:
+    """Issue 40: how a varied game draws (``campaign.json``'s ``mix``): no category above
+    1/``share`` of the questions asked, nor ``guess_category`` above 1/``share`` of the guess
+    questions, as long as another category has a question left."""
+
+    share: int
+    guess_category: str
+
+
+def _pool_key(categories: Sequence[str], pack: Mapping[str, Any] | None, pack_categories: Sequence[str],
+              mix: Mix | None = None) -> str:
+    m = None if mix is None else [mix.share, mix.guess_category]
+    return json.dumps([list(categories), pack, list(pack_categories), m], sort_keys=True, ensure_ascii=False)
 
 
 @lru_cache(maxsize=16)
 def _pool_from_key(key: str) -> Pool:
-    categories, pack, pack_categories = json.loads(key)
+    categories, pack, pack_categories, m = json.loads(key)
     bank = load_bank()
     questions = dict(bank.questions)
     eligible: dict[str, list[str]] = {CHOICE: [], GUESS: []}
@@ -659,11 +725,13 @@ def _pool_from_key(key: str) -> Pool:
         eligible={k: tuple(v) for k, v in eligible.items()},
         fallback=dict(bank.by_kind),
         category_names=names,
+        mix=None if m is None else Mix(int(m[0]), str(m[1])),
     )
 
 
 def make_pool(
-    categories: Sequence[str], pack: Mapping[str, Any] | None = None, pack_categories: Sequence[str] = ()
+    categories: Sequence[str], pack: Mapping[str, Any] | None = None, pack_categories: Sequence[str] = (),
+    mix: Mix | None = None,
 ) -> Pool:
     """The pool for normalized options (cached: every state of a game shares one)."""
-    return _pool_from_key(_pool_key(categories, pack, pack_categories))
+    return _pool_from_key(_pool_key(categories, pack, pack_categories, mix))
