@@ -25,7 +25,6 @@ from conquest.games.metagame import GAME
 from conquest.games.metagame.actions import (
     Block,
     Claim,
-    Duel,
     Gift,
     Invade,
     Pass,
@@ -33,7 +32,6 @@ from conquest.games.metagame.actions import (
     Respin,
     Sacrifice,
     Slices,
-    Spin,
 )
 from conquest.rng import Rng
 
@@ -58,7 +56,7 @@ class Tally:
     by: dict[str, int] = field(default_factory=dict)  # log marks: "p" device, "h" host, "" console
 
 
-def campaign(players: int, clock: Callable[[], float] | None = None) -> tuple[Any, Any, Any]:
+def campaign(players: int) -> tuple[Any, Any, Any]:
     shell, page, host = make_page(MetagamePage)
     fields = {"title": "Live", "seat-count": str(players), "builtin-conquests": "on",
               "typed-games": "Chess\nGo", "pool-unlimited": "on"}
@@ -167,8 +165,6 @@ def play(players: int = 4, seed: int = 1, max_steps: int = 4000, at_console: boo
             break
         ph = st.phase
         n = len(s.match.log)
-        if ph == "turn" and st.inv is None and len(s.match.log) and s.match.log[-1].startswith("i"):
-            pass
         if ph == "spin":
             fire(render_all(shell)["mg-side"], "#mg-spin")
             tally.host_inputs += 1
@@ -230,4 +226,4 @@ def _as_defender(state: Any) -> Any:
     return replace(state, phase=Phase.SLICES_D)
 
 
-__all__ = ["Tally", "play", "campaign", "seat_devices", "Player", "Duel", "Spin"]
+__all__ = ["Tally", "play", "campaign", "seat_devices", "Player"]

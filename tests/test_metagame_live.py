@@ -264,7 +264,7 @@ def test_each_duelist_finds_their_own_link_to_a_live_duel_on_their_device() -> N
     shell, page, host = console()
     w = Wire(shell, host, MetagamePage)
     w.devices.host_page = page
-    page.redraw_devices = w.devices.redraw
+    page.device_pages = lambda: w.devices
     d = {}
     for i, name in enumerate(("ann", "bob")):
         d[i] = w.join(name)

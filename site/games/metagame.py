@@ -184,8 +184,9 @@ class MetagamePage(GamePage):
         #: a spending step's question asked on the page (a device shows no dialog):
         #: (the step it was asked at, the question, the action)
         self.asking: tuple[int, str, Any] | None = None
-        #: the host's page at a live table: draws every device's page again (set in main)
-        self.redraw_devices: Any = None
+        #: the host's page: its live table's devices' pages (``remote.Devices``) or None (set
+        #: in main), drawn again when what they show of this page changes
+        self.device_pages: Any = None
         self.links_told: Any = None
         self.draft: dict[int, int] = {}  # the slice assignment being edited
         self.picked: set[int] = set()  # territories picked for a sacrifice or block
@@ -677,16 +678,17 @@ class MetagamePage(GamePage):
 
     def tell_devices(self) -> None:
         """The host's page: when the live duel's links change, every device's page is drawn
-        again (each shows its player's own link, ``render_my_duel``)."""
+        again (each shows its player's own link, ``render_my_duel``). Looked up only while
+        devices are connected: a render with none reads no storage for it."""
+        devices = self.device_pages() if self.device_pages is not None else None
         s = self.shell.session
-        links = None
-        if s is not None and s.mode == "host" and self.redraw_devices is not None:
-            t = self.duel_desk.tie()
-            links = self.duel_desk.live_links(t) if t is not None and t.get("mode") == "live" else None
+        if devices is None or not devices.pages or s is None or s.mode != "host":
+            return
+        t = self.duel_desk.tie()
+        links = self.duel_desk.live_links(t) if t is not None and t.get("mode") == "live" else None
         if links != self.links_told:
             self.links_told = links
-            if self.redraw_devices is not None:
-                self.redraw_devices()
+            devices.redraw()
 
     def landed(self) -> None:
         """The wheel stopped: the result shows and the focus goes to what comes next."""
@@ -1456,12 +1458,7 @@ def main() -> None:
     runner = run(MetagamePage)
     wire_duel_desk(runner)
     runner.page.live_audience = lambda: runner.live.on("start-audience")
-
-    def redraw_devices() -> None:
-        if runner.live.devices is not None:
-            runner.live.devices.redraw()
-
-    runner.page.redraw_devices = redraw_devices
+    runner.page.device_pages = lambda: runner.live.devices
     runner.render()  # the audience's live button, now that it can work
     js.window.conquestBench = create_proxy(
         lambda text, repeats=3: bench(str(text), int(repeats or 3), runner.host.clock)

@@ -808,15 +808,14 @@ class Table:
         if isinstance(reserved, Mapping):
             self.reserved = {int(k): v for k, v in reserved.items()
                              if isinstance(k, str) and k.isdigit() and len(k) < 3 and isinstance(v, str)}
-        self.sync_session()
-        held = obj.get("held")
-        if isinstance(held, Mapping) and isinstance(self.shell.session, TableSession):
-            self._restore_held(held)
         key = obj.get("key")
         if (isinstance(key, Mapping) and isinstance(key.get("private"), str) and isinstance(key.get("public"), str)
                 and len(key["public"]) == HOST_KEY_CHARS):
             self.host_key = {"private": key["private"], "public": key["public"]}
         self.sync_session()
+        held = obj.get("held")
+        if isinstance(held, Mapping) and isinstance(self.shell.session, TableSession):
+            self._restore_held(held)
 
     def _restore_held(self, held: Mapping[Any, Any]) -> None:
         """Choices made ahead, as stored: each checked again against the game as it is (a
@@ -1069,8 +1068,9 @@ class Table:
         if ruling is not None:
             raise LiveError("live.host-only", f"{ruling}: a player's device cannot send {excerpt(text, 24)}. "
                                               "Nothing was changed.")
-        if self.game.host_step(s.match.state) is not None:
-            raise LiveError("live.host-step", f"{self.game.host_step(s.match.state)}: nothing was changed.")
+        step_ruling = self.game.host_step(s.match.state)
+        if step_ruling is not None:
+            raise LiveError("live.host-step", f"{step_ruling}: nothing was changed.")
         if mover != seat and seat in self.game.ahead(s.match.state):
             self._ahead(device, seat, action)
             return

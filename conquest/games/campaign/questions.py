@@ -589,13 +589,10 @@ class Pool:
                 out.setdefault(("", cat), set()).add(qid)
         return {k: frozenset(v) for k, v in out.items()}
 
-    @cached_property
-    def _kind_sets(self) -> dict[str, frozenset[str]]:
-        return {kind: frozenset(ids) for kind, ids in self.eligible.items()}
-
-    def _full(self, kind: str, used: Used | frozenset[str] | set[str]) -> frozenset[str] | None:
-        """The categories a varied draw of ``kind`` leaves out now, when some eligible fresh
-        question of another category is left; None otherwise (the draw is as before)."""
+    def _mixed(self, kind: str, used: Used | frozenset[str] | set[str]) -> tuple[frozenset[str], int] | None:
+        """A varied draw of ``kind`` now: the categories it leaves out and how many fresh
+        eligible questions the others hold; None when the draw is as before (no ``mix``, no
+        category full, or nothing fresh left outside the full ones)."""
         mix = self.mix
         if mix is None:
             return None
@@ -603,27 +600,28 @@ class Pool:
         def count(ids: frozenset[str]) -> int:
             return len(ids & used) if isinstance(used, (set, frozenset)) else used.count_in(ids)
 
-        asked = sum(count(s) for s in self._kind_sets.values())
+        asked = sum(count(self._sets["eligible", k]) for k in self.eligible)
         cap = max(1, (asked + 1) // mix.share)
         full = {cat for (k, cat), ids in self._by_category.items() if k == "" and count(ids) + 1 > cap}
         if kind == GUESS:
-            guesses = count(self._kind_sets.get(GUESS, frozenset()))
+            guesses = count(self._sets["eligible", GUESS])
             ids = self._by_category.get((GUESS, mix.guess_category))
             if ids is not None and count(ids) + 1 > max(1, (guesses + 1) // mix.share):
                 full.add(mix.guess_category)
         if not full:
-            return frozenset()
+            return None
         fresh = sum(len(ids) - count(ids) for (k, cat), ids in self._by_category.items() if k == kind and cat not in full)
-        return frozenset(full) if fresh > 0 else None
+        return (frozenset(full), fresh) if fresh > 0 else None
 
     def candidates(self, kind: str, used: Used | frozenset[str] | set[str]) -> list[str]:
         """The ids a draw chooses among now: unused eligible (in a varied game, of the
-        categories not full, ``_full``), else unused bank, else all eligible again (a
+        categories not full, ``_mixed``), else unused bank, else all eligible again (a
         repeat, only when every question has been asked)."""
-        full = self._full(kind, used)
+        mixed = self._mixed(kind, used)
         if not isinstance(used, (set, frozenset)):
             used = used.as_set()
-        if full:
+        if mixed is not None:
+            full = mixed[0]
             return [q for q in self.eligible[kind] if q not in used and self.questions[q].category not in full]
         fresh = [q for q in self.eligible[kind] if q not in used]
         if fresh:
@@ -654,19 +652,18 @@ class Pool:
 
     def count(self, kind: str, used: Used) -> int:
         """``len(self.candidates(kind, used))``, in amortised constant time."""
-        full = self._full(kind, used)
-        if full:
-            return sum(len(ids) - used.count_in(ids) for (k, cat), ids in self._by_category.items()
-                       if k == kind and cat not in full)
+        mixed = self._mixed(kind, used)
+        if mixed is not None:
+            return mixed[1]
         return self._tier(kind, used)[1]
 
     def may_draw(self, kind: str, used: Used, qid: str) -> bool:
         """``qid in self.candidates(kind, used)``, in amortised constant time."""
-        full = self._full(kind, used)
-        if full:
+        mixed = self._mixed(kind, used)
+        if mixed is not None:
             q = self.questions.get(qid)
-            return (q is not None and qid in self._kind_sets[kind] and qid not in used
-                    and q.category not in full)
+            return (q is not None and qid in self._sets["eligible", kind] and qid not in used
+                    and q.category not in mixed[0])
         which, _ = self._tier(kind, used)
         if which.endswith("-again"):
             return qid in self._sets[which[: -len("-again")], kind]
