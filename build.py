@@ -387,6 +387,24 @@ def preview_files(inp: Inputs) -> dict[str, bytes]:
     return out
 
 
+def question_pictures() -> dict[str, bytes]:
+    """``pictures/<kind>/<key>.svg``: the files the Short Campaign questions' pictures name
+    (issue 40), of the bank and of its earlier editions (an old save's question shows its
+    picture too), and no others. In ``files`` before the service worker is written, so they
+    are cached with the site and a game plays offline. A bad picture or a missing file names
+    the file at fault (``buildlib/pictures.py``)."""
+    from buildlib.pictures import picture_files
+    from conquest.games.campaign.questions import BANK_FILE, LEGACY_FILE, bank_from_json
+
+    banks = []
+    for path in (BANK_FILE, LEGACY_FILE):
+        try:
+            banks.append(bank_from_json(read_json(path)))
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise BuildError(path, f"the question bank cannot be read: {exc}") from None
+    return picture_files(banks, NODE)
+
+
 def app_files(inp: Inputs) -> dict[str, bytes]:
     """The web app manifest and its icons (issue 10, item 8), so the site installs as an app.
 
@@ -487,6 +505,7 @@ def build(out_dir: Path) -> dict[str, bytes]:
     files["favicon.svg"] = (SITE_SRC / "favicon.svg").read_bytes()
     files.update(app_files(inp))
     files.update(preview_files(inp))
+    files.update(question_pictures())
     files[".nojekyll"] = b""
 
     # the version covers everything but the pages, which embed it

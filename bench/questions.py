@@ -31,6 +31,7 @@ from conquest.games.campaign import GAME  # noqa: E402
 from conquest.games.campaign.questions import BANK_FILE  # noqa: E402
 from conquest.rng import Rng  # noqa: E402
 from conquest.savecode import load_json  # noqa: E402
+from tools.question_balance import SUBJECT_HABITS  # noqa: E402
 from tools.question_habits import habit_rates  # noqa: E402
 
 
@@ -42,7 +43,7 @@ def bank_figures(bank: dict) -> None:
     pictures = Counter(q[1] for q in choice + guess if len(q) > 8 or (len(q) > 6 and isinstance(q[-1], dict)))
     rates = habit_rates(choice, cats)
     print(f"bank: {len(choice):,} multiple-choice, {len(guess):,} guess questions, {len(cats)} categories")
-    print("category | choice | guess | pictures | best habit | its rate | chance | lead (points) | telling options")
+    print("category | choice | guess | pictures | best guessing habit | its rate | chance | lead (points) | telling options")
     worst = 0.0
     for i, c in enumerate(cats):
         r = rates.get(c["id"])
@@ -50,13 +51,17 @@ def bank_figures(bank: dict) -> None:
         if r is None:
             print(f"{c['name']} | 0 | {gsizes[i]} | {pic:.0%} | - | - | - | - | -")
             continue
-        name, rate = max(r["rates"].items(), key=lambda kv: kv[1])
+        # a habit that is the question's own subject ("the most populous" for "which has the
+        # most people?") is knowledge, not a guess: printed apart
+        subject = SUBJECT_HABITS.get(c["id"], frozenset())
+        name, rate = max(((h, x) for h, x in r["rates"].items() if h not in subject), key=lambda kv: kv[1])
+        known = "".join(f" (knowing it: {h} {r['rates'][h]:.0%})" for h in sorted(subject))
         lead = (rate - r["chance"]) * 100
         worst = max(worst, lead)
         tell = sorted(r["telling"].items(), key=lambda kv: -kv[1][1])[:3]
         told = "; ".join(f"{o} {a}/{n}" for o, (a, n) in tell) or "none"
         print(f"{c['name']} | {sizes[i]} | {gsizes[i]} | {pic:.0%} | {name} | {rate:.0%} | {r['chance']:.0%} | "
-              f"{lead:+.0f} | {len(r['telling'])}: {told}")
+              f"{lead:+.0f}{known} | {len(r['telling'])}: {told}")
     print(f"the largest lead of any habit over chance in any category: {worst:.0f} points (the issue's bound: 10)")
     every = Counter()
     for r in rates.values():

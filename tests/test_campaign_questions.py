@@ -50,20 +50,21 @@ def test_bank_is_large_small_enough_and_documents_its_sources(raw: dict[str, Any
     assert size < 1_500_000
     assert len(raw["choice"]) >= 4000 and len(raw["guess"]) >= 3000
     for src in raw["sources"]:
-        assert src["source"] and src["license"] and src["what"] and isinstance(src["year"], int)
-        assert 1900 < src["year"] <= 2100
+        assert src["source"] and src["license"] and src["what"]
+        # no year where the figures are of several (populations: issue 40)
+        assert src["year"] is None or (isinstance(src["year"], int) and 1900 < src["year"] <= 2100)
         # issue 24: two sources per fact (the site's own maps are their own facts), a license each
         assert src["check"] or src["id"] == "conquest-maps", src["id"]
         assert len(src["license"].split("; ")) == 1 + len(src["check"].split("; ")) * bool(src["check"]), src["id"]
     ids = [c["id"] for c in raw["categories"]]
-    assert len(ids) == len(set(ids)) == 14
+    assert len(ids) == len(set(ids)) == 18  # issue 40: flags, emoji, the night sky, English words
     # saved games and links name the first ten in their options: they never change
     assert ids[:10] == ["capitals", "borders", "regions", "codes", "people", "area", "cities", "us", "distances", "maps"]
 
 
 def test_bank_questions_are_well_formed(raw: dict[str, Any]) -> None:
     n_cat, n_src = len(raw["categories"]), len(raw["sources"])
-    for qid, cat, src, text, options, answer in raw["choice"]:
+    for qid, cat, src, text, options, answer, *_picture in raw["choice"]:
         assert re.fullmatch(r"[a-z0-9]{6}", qid), qid
         assert 0 <= cat < n_cat and 0 <= src < n_src
         assert text.endswith("?") and text == " ".join(text.split()), text
@@ -83,9 +84,10 @@ def test_bank_questions_are_well_formed(raw: dict[str, Any]) -> None:
 def test_bank_has_no_duplicates(raw: dict[str, Any]) -> None:
     ids = [q[0] for q in raw["choice"] + raw["guess"]]
     assert len(ids) == len(set(ids))
-    texts = Counter(q[3] for q in raw["choice"] + raw["guess"])
+    # a picture question's words may repeat ("Which country or territory has this flag?")
+    texts = Counter((q[3], str(q[6]) if len(q) > 6 else "") for q in raw["choice"] + raw["guess"])
     assert [t for t, n in texts.items() if n > 1] == []
-    shapes = Counter((q[3], tuple(sorted(q[4]))) for q in raw["choice"])
+    shapes = Counter((q[3], tuple(sorted(q[4])), str(q[6]) if len(q) > 6 else "") for q in raw["choice"])
     assert max(shapes.values()) == 1
 
 
@@ -108,10 +110,7 @@ def test_the_set_up_page_can_list_categories() -> None:
     cats = GAME.question_categories()
     assert [c["id"] for c in cats] == list(load_bank().categories)
     assert sum(c["choice"] + c["guess"] for c in cats) == len(load_bank().questions)
-    assert GAME.normalize_options({"categories": [cats[0]["id"], cats[-3]["id"]]})["categories"] == [
-        cats[0]["id"],
-        cats[-3]["id"],
-    ]
+    assert GAME.normalize_options({"categories": ["capitals", "units"]})["categories"] == ["capitals", "units"]
 
 
 def test_bank_questions_load_and_show_no_answer() -> None:

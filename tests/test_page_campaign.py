@@ -108,7 +108,7 @@ def test_setup_categories_seats_and_bots_in_the_link() -> None:
     shell, page, host = make_page(CampaignPage)
     setup = page.render_setup()
     boxes = find_all(setup["cp-categories"], "[type=checkbox]")
-    assert len(boxes) == len(GAME.question_categories()) == 14 and all("checked" in b.attrs for b in boxes)
+    assert len(boxes) == len(GAME.question_categories()) == 18 and all("checked" in b.attrs for b in boxes)
     fire(setup["cp-categories"], "#cp-cats-none")
     cats = page.render_setup()["cp-categories"]
     assert "a game needs at least 5 of each" in text(find(cats, "#cp-count"))

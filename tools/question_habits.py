@@ -31,6 +31,7 @@ LANGUAGE_ORDER = ("English", "French", "Spanish", "Arabic", "Portuguese", "Russi
 _NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?::\d\d)?")
 
 
+@cache
 def _fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
@@ -120,11 +121,17 @@ def _iso_codes() -> list[tuple[str, str]]:
     return sorted(rows, key=lambda r: -len(r[0]))
 
 
+@cache
+def _iso_named(text: str) -> str | None:
+    """The ISO code of the country a question names (the first of the longest names)."""
+    folded = _fold(text)
+    return next((code for name, code in _iso_codes() if re.search(rf"\b{re.escape(name)}\b", folded)), None)
+
+
 def iso_prefix(text: str, options: Sequence[str]) -> int | None:
     """The option whose code (three capitals, as "Dirham (AED)") starts with the ISO code of
     the country the question names ("AE", the United Arab Emirates)."""
-    folded = _fold(text)
-    iso = next((code for name, code in _iso_codes() if re.search(rf"\b{re.escape(name)}\b", folded)), None)
+    iso = _iso_named(text)
     if iso is None:
         return None
     hits = [i for i, o in enumerate(options) if any(c.startswith(iso) for c in re.findall(r"\b[A-Z]{3}\b", o))]

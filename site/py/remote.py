@@ -277,6 +277,11 @@ class RemoteHost:
     of its storage (a device's preferences live in memory, never in the host's browser);
     focus and scrolling are passed on to the device with its next update."""
 
+    #: the site's root seen from the device's page, ``play/<game>/guest/``: a folder deeper
+    #: than the host's ``play/<game>/``, so a file of the site a page draws (a question's
+    #: picture, issue 40) is named from there (a page's own host has no ``site_root``)
+    site_root = "../../../"
+
     def __init__(self, device: DevicePage, base: Any) -> None:
         self.device = device
         self.base = base

@@ -44,7 +44,7 @@ const HTML_TAGS = words(`
   div span p a button form input select option optgroup textarea label fieldset legend
   ul ol li dl dt dd table thead tbody tfoot tr th td caption h1 h2 h3 h4 h5 h6
   strong em b i u s small code pre kbd sub sup mark abbr time details summary
-  section aside nav header footer figure figcaption br hr bdi output meter progress`);
+  section aside nav header footer figure figcaption br hr bdi output meter progress img`);
 // case matters in SVG (clipPath); `use` only ever with a local href (below)
 const SVG_TAGS = words(`
   svg g path rect circle ellipse line polyline polygon text tspan title desc defs marker
@@ -75,7 +75,11 @@ const TAG_ATTRS = new Map(Object.entries({
   td: words("colspan rowspan headers"),
   time: words("datetime"),
   details: words("open"),
+  img: words("src alt width height decoding"),
 }));
+// img[src]: only a question's picture of this site (issue 40: a Short Campaign flag or emoji,
+// copied there by build.py), relative to the page; a host may not make a device load anything else
+const PICTURE_SRC = /^(?:\.\.\/){1,4}pictures\/(?:flag|emoji)\/[0-9a-z]{2,6}(?:-[0-9a-z]{2,6}){0,9}\.svg$/;
 // presentation and geometry; href / xlink:href separately (local "#..." only)
 const SVG_ATTRS = words(`
   viewBox width height x y x1 y1 x2 y2 cx cy r rx ry d points dx dy fill stroke stroke-width
@@ -188,6 +192,9 @@ export function createView({ send, root = document }) {
       return SVG_ATTRS.has(name) && !svgValueOk(value) ? null : value;
     }
     if (tag === "a" && name === "href") return hrefOk(value, doc) ? value : null;
+    if (tag === "img" && name === "src") return PICTURE_SRC.test(value) ? value : null;
+    if (tag === "img" && (name === "width" || name === "height")) return /^\d{1,4}$/.test(value) ? value : null;
+    if (tag === "img" && name === "decoding") return value === "async" || value === "sync" ? value : null;
     if (tag === "a" && name === "target") return LINK_TARGETS.has(value) ? value : null;
     if (tag === "input" && name === "type") return INPUT_TYPES.has(value.toLowerCase()) ? value.toLowerCase() : null;
     if (tag === "button" && name === "type") return BUTTON_TYPES.has(value.toLowerCase()) ? value.toLowerCase() : null;

@@ -280,6 +280,29 @@ def test_the_allow_list_drops_what_is_not_allowed_and_keeps_the_rest(guest: Gues
     assert guest.dropped() - dropped == 2
 
 
+
+def test_an_img_is_only_a_question_picture_of_the_site(guest: Guest) -> None:
+    """Issue 40: a Short Campaign picture reaches a device as an ``img`` (its alt text kept);
+    any other source, another site's or another file of this one, is dropped."""
+    def img(i: int, src: str) -> dict[str, Any]:
+        return {"g": "img", "a": {"id": f"gd-img{i}", "src": src, "alt": "A national flag", "width": "160",
+                                  "height": "120", "decoding": "async"}}
+
+    # the committed bank may name no picture yet: the two files are served here
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 3"><rect width="4" height="3" fill="#00f"/></svg>'
+    guest.page.route("**/pictures/**", lambda route: route.fulfill(body=svg, content_type="image/svg+xml"))
+    dropped = guest.dropped()
+    srcs = ["../../../pictures/flag/fr.svg", "../../../pictures/emoji/1f1eb-1f1f7.svg", "https://evil.example/x.svg",
+            "../../../py/app.zip", "../../../pictures/flag/../../sw.js", "javascript:alert(1)", "//evil.example/a.svg"]
+    got = guest.full({"gd-b": [{"g": "figure", "c": [img(i, s) for i, s in enumerate(srcs)]}]})
+    assert got == {"applied": True, "resync": False}
+    kept = guest.page.evaluate("""() => [...document.querySelectorAll('#gd-b img')]
+        .map((i) => [i.getAttribute('src'), i.alt, i.getAttribute('width')])""")
+    assert kept == [[s if i < 2 else None, "A national flag", "160"] for i, s in enumerate(srcs)]
+    assert guest.dropped() - dropped == len(srcs) - 2
+    guest.page.wait_for_function("[...document.querySelectorAll('#gd-b img[src]')].every((i) => i.complete)")
+    guest.page.unroute("**/pictures/**")
+
 def test_depth_over_64_is_cut(guest: Guest) -> None:
     tree: Any = "deep"
     for _ in range(70):

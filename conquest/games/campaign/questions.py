@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from conquest.catalog import DATA_DIR, LAZY_DIR, read_lazy
 from conquest.core import InvalidOptions, excerpt
+from conquest.games.campaign.pictures import Picture, picture_from_json
 
 if TYPE_CHECKING:
     from conquest.games.campaign.state import Used
@@ -109,6 +110,9 @@ class Question:
     #: "" for the current bank; for a question of an earlier edition of the bank, that
     #: edition's id (an ISO date, so editions sort in time)
     edition: str = ""
+    #: issue 40: what a multiple-choice question shows above its options (a flag, an emoji,
+    #: an element's tile), checked when the bank was read (:mod:`.pictures`); None: text only
+    picture: Picture | None = None
 
     def public(self, category_name: str | None = None) -> dict[str, Any]:
         """What players may see before answering: never the answer."""
@@ -126,6 +130,8 @@ class Question:
             out["source"] = self.source
         if self.edition:
             out["edition"] = self.edition
+        if self.picture is not None:
+            out["picture"] = self.picture.public()
         return out
 
     def answer_text(self) -> str:
@@ -198,7 +204,8 @@ def load_bank() -> Bank:
 
 def bank_from_json(raw: Mapping[str, Any]) -> Bank:
     """Build a :class:`Bank` from the file's JSON (see ``tools/questions.py`` for the layout;
-    the earlier editions' file has the same layout, each source naming its edition)."""
+    the earlier editions' file has the same layout, each source naming its edition). A
+    choice row may carry a 7th element, its picture (:mod:`.pictures`, issue 40)."""
     cats = {c["id"]: c["name"] for c in raw["categories"]}
     cat_ids = [c["id"] for c in raw["categories"]]
     sources = tuple(raw["sources"])
@@ -212,8 +219,15 @@ def bank_from_json(raw: Mapping[str, Any]) -> Bank:
     questions: dict[str, Question] = {}
     kinds: dict[str, list[str]] = {CHOICE: [], GUESS: []}
     per_cat: dict[str, dict[str, list[str]]] = {c: {CHOICE: [], GUESS: []} for c in cats}
-    for qid, cat, src, text, options, answer in raw["choice"]:
-        q = Question(qid, CHOICE, cat_ids[cat], text, answer, tuple(options), source=labels[src], edition=eds[src])
+    for row in raw["choice"]:
+        # 6 fields, or 7 with a picture (issue 40); a bad picture stops the read (PictureError,
+        # a ValueError: an earlier editions' file with one is "cannot be read", as if damaged)
+        if len(row) not in (6, 7):
+            raise ValueError(f"a choice row has {len(row)} fields, not 6 or 7: {str(row)[:60]}")
+        qid, cat, src, text, options, answer = row[:6]
+        pic = picture_from_json(row[6], f"question {qid}") if len(row) == 7 else None
+        q = Question(qid, CHOICE, cat_ids[cat], text, answer, tuple(options), source=labels[src], edition=eds[src],
+                     picture=pic)
         questions[qid] = q
         kinds[CHOICE].append(qid)
         per_cat[q.category][CHOICE].append(qid)
