@@ -47,6 +47,7 @@ CATEGORIES: list[tuple[str, str]] = [
 
 #: exact versions of the new packages whose data shapes the bank (the ``questions`` extra)
 PINNED: dict[str, str] = {
+    "english-words": "2.0.2",
     "emoji": "2.16.0",
     "ephem": "4.2.1",
     "astronomy-engine": "2.1.19",
@@ -73,7 +74,8 @@ SOURCES: list[dict[str, Any]] = [
     {"id": "planets", "what": f"Where the Sun and the planets were in {AS_OF}: constellation, distance from the Sun",
      "source": EPHEM, "check": ASTRONOMY, "license": "MIT; MIT",
      "url": "https://github.com/cosinekitty/astronomy", "year": AS_OF},
-    {"id": "words", "what": "How often English words are used (each answer twice as frequent as the others in both)",
+    {"id": "words", "what": "How often English words are used (each answer twice as frequent as the others in both; only words "
+             "Webster's Second writes in lower case, via english-words 2.0.2 (MIT): no names)",
      "source": "wordfreq 3.1.1", "check": "pyspellchecker 0.9.1 (word counts of OpenSubtitles 2018)",
      "license": "Apache-2.0 (data CC BY-SA 4.0); MIT", "url": "https://github.com/rspeer/wordfreq", "year": AS_OF},
 ]
@@ -357,6 +359,15 @@ WORDS_MAX = 180
 WORD_LENGTHS = range(5, 9)
 
 
+def _in_dictionary(w: str, dictionary: set[str]) -> bool:
+    """``w`` or its stem (less -s, -es, -ed, -d, -ing, -ing plus e) is a lower-case word of
+    Webster's Second (web2): no proper names."""
+    stems = {w, w[:-1] if w.endswith("s") else "", w[:-2] if w.endswith(("es", "ed")) else "",
+             w[:-1] if w.endswith("d") else "", w[:-3] if w.endswith("ing") else "",
+             w[:-3] + "e" if w.endswith("ing") else "", w[:-3] + "y" if w.endswith("ies") else ""}
+    return any(x in dictionary for x in stems if len(x) >= 3)
+
+
 def _word_pool(kit: Any, d: Any) -> tuple[dict[str, float], dict[str, int]]:
     """Common lower-case English words (wordfreq's 20,000 most frequent) that pyspellchecker
     counts too; no place names (GeoNames' towns), none of CLDR's English month, day or
@@ -365,7 +376,13 @@ def _word_pool(kit: Any, d: Any) -> tuple[dict[str, float], dict[str, int]]:
     from babel import Locale
     from spellchecker import SpellChecker
 
+    from english_words import get_english_words_set
+
     counts = SpellChecker(language="en").word_frequency
+    # a word of the dictionary written in lower case, or a plain inflection of one (rivals,
+    # conveyed, dressing): frequency lists are lower-cased, so names ("meredith", "mccain")
+    # slip in otherwise, and a name is no English word to rank
+    dictionary = get_english_words_set(["web2"], lower=False, alpha=True)
     en = Locale("en")
     proper = {kit.fold(x) for table in (en.months["format"]["wide"], en.days["format"]["wide"]) for x in table.values()}
     proper |= {kit.fold(x) for x in en.languages.values()} | {kit.fold(x) for x in en.territories.values()}
@@ -374,6 +391,8 @@ def _word_pool(kit: Any, d: Any) -> tuple[dict[str, float], dict[str, int]]:
         if not (w.isascii() and w.isalpha() and w.islower() and len(w) in WORD_LENGTHS):
             continue
         if w in RUDE or w in proper or w in d.name_countries or w.startswith("en") or counts[w] <= 0:
+            continue
+        if not _in_dictionary(w, dictionary):
             continue
         zipf[w] = wordfreq.zipf_frequency(w, "en")
         count[w] = int(counts[w])
