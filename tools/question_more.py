@@ -374,9 +374,8 @@ def _word_pool(kit: Any, d: Any) -> tuple[dict[str, float], dict[str, int]]:
     language names, nothing rude, none that starts like "English" (the question's one name)."""
     import wordfreq
     from babel import Locale
-    from spellchecker import SpellChecker
-
     from english_words import get_english_words_set
+    from spellchecker import SpellChecker
 
     counts = SpellChecker(language="en").word_frequency
     # a word of the dictionary written in lower case, or a plain inflection of one (rivals,
