@@ -505,7 +505,7 @@ class GuestSession(Session):
 
     def _guard(self, check_seat: bool = True) -> None:
         if self.viewing is not None:
-            raise ShellError("shell.viewing", "You are looking at an earlier step: press “Back to the present” to play.")
+            raise ShellError("shell.viewing", "You are looking at an earlier step: choose “Back to the present” to play.")
         seat = self.acting_seat()
         if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
             raise ShellError(
@@ -624,7 +624,7 @@ class TableSession(Session):
             if self.game.host_is_referee:
                 name = self.seat_name(seat)
                 raise LiveError("live.remote-seat", f"It is {name}'s choice, on their own device. To make it for "
-                                f"them, press “Choose for {name} here” first (M3).")
+                                f"them, use “Choose for {name} here” first (M3).")
             raise LiveError("live.remote-seat", f"It is {self.seat_name(seat)}'s move, on their own device.")
 
     def take_over(self, seat: int) -> None:

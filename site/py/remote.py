@@ -41,6 +41,8 @@ __all__ = [
 
 #: what a device may send the host (everything else is the table's own protocol, inside)
 UI_KINDS = {"open", "ev", "pick", "key", "scroll", "share", "resync", "bye"}
+#: a device's events that are a person's act (issue 41): its next update brings ``data-now`` into view
+ACT_KINDS = {"click", "change", "submit", "keydown"}
 #: the events a device may send (``ui._EVENTS``)
 EVENT_KINDS = {
     "click", "input", "change", "submit", "keydown", "focus", "blur",
@@ -282,6 +284,10 @@ class RemoteHost:
     #: picture, issue 40) is named from there (a page's own host has no ``site_root``)
     site_root = "../../../"
 
+    #: the device is a touch screen (it says so when it opens its page, ``{"touch": true}``):
+    #: its words say "Tap", not "Click" (``shell.tap_word``, issue 41)
+    touch = False
+
     def __init__(self, device: DevicePage, base: Any) -> None:
         self.device = device
         self.base = base
@@ -354,13 +360,15 @@ class DevicePage:
     def __init__(self, page_class: Any, game: Any, base_host: Any, peer: str, token: str, name: str,
                  to_table: Callable[[str], None], send: Callable[[str], None],
                  on_change: Callable[[DevicePage], None], want: int | None = None,
-                 seat_link: bool = False, chart_width: int = CHART_WIDTH, host_page: Any = None) -> None:
+                 seat_link: bool = False, chart_width: int = CHART_WIDTH, host_page: Any = None,
+                 touch: bool = False) -> None:
         self.peer = peer
         self.send = send
         self.on_change = on_change
         self.gone = False
         self.pending: dict[str, Any] = {}
         self.rhost = RemoteHost(self, base_host)
+        self.rhost.touch = touch
         self.shell = Shell(game, self.rhost)
         self.page = page_class(self.shell)
         self.page.host_page = host_page
@@ -387,6 +395,12 @@ class DevicePage:
         self.share_wanted = False
         self.name_sent = name
         self.refused = 0  # events refused (forged, stale, malformed)
+        #: the person on the device tapped, clicked or typed since the last update; and the
+        #: step the last update showed (a message alone is no step: a notice fading is a
+        #: timer's): the next update after either tells the device to bring ``data-now`` into
+        #: view (``"now": true``, guest-dom.js ``bringNow``)
+        self.acted = False
+        self.now_key: Any = None
         self.limit = live.RateLimit()
 
     # -- the table's side ---------------------------------------------------------------------
@@ -410,15 +424,18 @@ class DevicePage:
         try:
             if kind == "ev":
                 fn, event = check_event(msg, self.handlers)
+                self.acted = self.acted or event.type in ACT_KINDS
                 if self.shell.message and self.shell.message[0] == "error":
                     self.shell.clear_message()  # an earlier refusal gives way to what this tap does
                 self._as_tap(fn, event)
             elif kind == "pick":
+                self.acted = True
                 index = msg.get("i")
                 if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 100_000:
                     raise live.LiveError("live.malformed", "A pick names a territory by its number.")
                 self._as_tap(self.shell.pick, index)
             elif kind == "key":
+                self.acted = True
                 ctrl, shift, alt, meta = _mods(msg)
                 event = Event(type="keydown", key=_short(msg.get("key", ""), MAX_KEY_CHARS, "key"),
                               ctrl=ctrl, shift=shift, alt=alt, meta=meta)
@@ -529,6 +546,14 @@ class DevicePage:
             msg["log"] = log
         msg.update(self.pending)
         self.pending.clear()
+        s = self.shell.session
+        now_key = None if s is None else (id(s), len(s.match.log), s.viewing)
+        stepped = now_key is not None and self.now_key is not None and now_key != self.now_key \
+            and now_key[0] == self.now_key[0]
+        if (self.acted or stepped) and now_key is not None and (self.full or len(msg) > 1):
+            msg["now"] = True  # a tap's or a peer's step: not a timer's tick alone
+        self.acted = False
+        self.now_key = now_key
         if self.share_wanted:
             msg["share"] = True
             self.share_wanted = False
@@ -674,6 +699,7 @@ class Devices:
             self.page_class, self.game, self.base_host, peer, token, name, to_table,
             lambda text, p=peer: self.send(p, text), self._changed, want=want,
             seat_link=bool(msg.get("seat_link")), chart_width=width, host_page=self.host_page,
+            touch=msg.get("touch") is True,
         )
         self.pages[peer] = page
         page.guest.hello()

@@ -161,6 +161,48 @@ def colour_name(colour: str) -> str:
     return dict(zip(PALETTE, PALETTE_NAMES, strict=True)).get(colour, colour)
 
 
+def tap_word(host: Any) -> str:
+    """"Tap" on a touch screen, "Click" with a mouse (issue 41, point 7): a host says which by
+    ``touch`` (``shell_browser.BrowserHost``: the device's pointer; ``remote.RemoteHost``: what
+    the guest's device said when it joined); a host without it is a mouse's."""
+    return "Tap" if getattr(host, "touch", False) else "Click"
+
+
+def tap_word_lower(host: Any) -> str:
+    """:func:`tap_word` inside a sentence: "tap" or "click"."""
+    return tap_word(host).lower()
+
+
+Span = tuple[float, float]  # an element's top and bottom, in px, as drawn
+
+
+def now_scroll(next_box: Span | None, result_box: Span | None, top: float, bottom: float) -> float:
+    """How far to scroll (px, down positive) so the next decision and the newest result of the
+    last action (``data-now``, issue 41) are inside the room ``top..bottom`` after a tap.
+
+    Why one rule for every page: on a 360x740 phone the result of a tap and the next control
+    were often off screen (a battle 1,600 px above, the dice 1,171 px down in the sheet). As
+    little scrolling as can be, so the screen does not jump: both when they fit together;
+    otherwise the next decision wins (all of it, or its top when it is taller than the room),
+    with as much of the result as fits beside it. ``guest-dom.js`` ``bringNow`` is the same."""
+
+    def contain(t: float, b: float) -> float:
+        if b - t > bottom - top:
+            return t - top  # taller than the room: its top at the top
+        return t - top if t < top else b - bottom if b > bottom else 0.0
+
+    boxes = [x for x in (next_box, result_box) if x is not None]
+    if not boxes:
+        return 0.0
+    t, b = min(x[0] for x in boxes), max(x[1] for x in boxes)
+    if b - t <= bottom - top or next_box is None:
+        return contain(t, b) if next_box is not None else contain(*boxes[0])
+    nt, nb = next_box
+    if result_box is not None and result_box[0] < nt and nb - nt <= bottom - top:
+        return nb - bottom  # the result above: the next at the foot, the result's end over it
+    return nt - top
+
+
 # -- the host: what the browser (or a test) provides ---------------------------------------
 class Host(Protocol):
     """Side effects the shell needs; ``shell_browser.BrowserHost`` in the page, a fake in tests."""
@@ -533,7 +575,7 @@ class Session:
             )
         if self.viewing is not None:
             raise ShellError(
-                "shell.viewing", "You are looking at an earlier step: press “Back to the present” to play."
+                "shell.viewing", "You are looking at an earlier step: choose “Back to the present” to play."
             )
         seat = self.acting_seat()
         if check_seat and self.only_seat is not None and seat is not None and seat != self.only_seat:
@@ -1236,7 +1278,7 @@ class Shell:
         if self.session is not None:
             self.session.bots_paused = True
             self.session.bot = None
-            self.say("The computer players are paused. Press “Let the computer play” to go on.")
+            self.say(f"The computer players are paused. {tap_word(self.host)} “Let the computer play” to go on.")
 
     def resume_bots(self) -> None:
         if self.session is not None:
@@ -1283,6 +1325,9 @@ class Shell:
             id="shell-toast-inner",
             cls=f"shell-toast-box {kind}",
             role="alert" if kind == "error" else "status",
+            # a refusal is the newest result of the tap that was refused (issue 41): brought
+            # into view with the page's next decision (shell_browser.bring_now)
+            data_now="result" if kind == "error" else None,
         )
 
     def result_words(self) -> str:
@@ -1443,7 +1488,9 @@ class Shell:
         """What a screen reader is told after a step: the same words as the result box, in
         one line (the page writes it into the polite live region ``#shell-announce``)."""
         lines, _ = self.result_lines()
-        return " ".join(f"Step {x['step']}: {x['words']}." for x in lines)
+        # a log line ends its own sentence ("... (S3)."): a second full stop read "S3).." (issue 41)
+        return " ".join(f"Step {x['step']}: {x['words']}" + ("" if str(x["words"]).endswith((".", "!", "?")) else ".")
+                        for x in lines)
 
     def render_result(self) -> Node:
         """"What just happened": every result of the last action (a person's step, the dice
@@ -1995,7 +2042,7 @@ class Shell:
         return h(
             "div",
             h("h2", f"Pass to {name}"),
-            h("p", f"{name}: press Ready when nobody else can see the screen. Until then nothing private "
+            h("p", f"{name}: {tap_word_lower(self.host)} Ready when nobody else can see the screen. Until then nothing private "
                    "is shown and only this button works."),
             h("button", f"Ready ({name})", type="button", id="shell-ready", on_click=lambda ev: self.ready(seat)),
             id="shell-handover-inner",

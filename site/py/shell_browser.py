@@ -24,7 +24,7 @@ import js  # type: ignore[import-not-found]
 import offline
 from duel_desk import duel_banner
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
-from shell import GamePage, Opening, Shell, check_save
+from shell import GamePage, Opening, Shell, check_save, now_scroll
 from ui import Event, Node
 
 from conquest.core import get_game, importing_games
@@ -40,6 +40,8 @@ OPEN_SLICE_MS = 40.0
 BOT_PAUSE_MS = 250
 #: slot id -> the seat a copy plays for (a link made for one player)
 SEAT_LOCKS_KEY = "conquest:seat-locks"
+#: a render this soon after a click, tap or key brings the marked result and next into view
+ACTED_MS = 1500.0
 
 
 class BrowserHost:
@@ -47,6 +49,8 @@ class BrowserHost:
 
     def __init__(self, runner: Runner) -> None:
         self.runner = runner
+        #: a touch screen without a mouse: the page says "Tap", not "Click" (issue 41, point 7)
+        self.touch = touch_screen()
 
     @property
     def store(self) -> SlotStore:
@@ -84,11 +88,11 @@ class BrowserHost:
         if not frame.nullish(sheet) and sheet.scrollHeight > sheet.clientHeight + 1:
             # a phone's play screen (issue 21): only the sheet under the map scrolls, the
             # page stays put, so the map stays on screen beside the result
-            node.scrollIntoView(js.Object.fromEntries([["block", "nearest"], ["behavior", "smooth"]]))
+            node.scrollIntoView(js.Object.fromEntries([["block", "nearest"], ["behavior", scroll_behavior()]]))
             return
         r = node.getBoundingClientRect()
         if r.top < 0 or r.bottom > js.window.innerHeight:
-            node.scrollIntoView(js.Object.fromEntries([["block", "center"], ["behavior", "smooth"]]))
+            node.scrollIntoView(js.Object.fromEntries([["block", "center"], ["behavior", scroll_behavior()]]))
 
     def pref_key(self, key: str) -> str:
         """An offline copy keeps its preferences under its storage prefix too (offline.py)."""
@@ -162,6 +166,11 @@ class Runner:
         self._broadcast_key: Any = None  # which save (and viewed step) the audience tab last got
         self.audience_slot: str | None = None
         self.announced = ""  # the last text given to the live region #shell-announce
+        #: when the person last clicked, tapped or typed (``host.clock``), and the step the last
+        #: render showed: a render after either brings ``data-now`` into view (``bring_now``);
+        #: a timer's alone does not (a notice fading): it would fight the person's scrolling
+        self.acted_at = -1e9
+        self.now_key: Any = None
         #: live play (issue 22): the table or the guest, see live_browser.py
         self.live: Any = None
 
@@ -197,6 +206,8 @@ class Runner:
         frame.on(document, "click", self.on_audience_open)
         frame.on(document, "click", self.on_export_raw)
         frame.on(js.window, "storage", self.on_storage)
+        for kind in ("click", "keydown", "change", "submit"):  # before the page's own handlers
+            document.addEventListener(kind, create_proxy(self.on_act), js.Object.fromEntries([["capture", True]]))
         # the log is drawn as it is scrolled (issue 20, item 10): element scrolls do not
         # bubble, so one capturing listener on the document hears the log's box
         self._log_frame = self._place_frame = False
@@ -661,6 +672,22 @@ class Runner:
         self._mount()
         if in_game and self.shell.session is not None:
             self.keep_focus()
+        s = self.shell.session
+        # the step, and which elements are marked: a new result or next decision drawn by a
+        # timer (the wheel at rest) is brought into view too; the same ones again are not
+        marks = tuple(f"{n.id}:{n.dataset.now}" for n in document.querySelectorAll("[data-now]"))
+        key = None if s is None else (id(s), len(s.match.log), s.viewing, marks)
+        # (a game just opened is placed by mapboard.js: its status bar at the top)
+        same_game = key is not None and self.now_key is not None and key[0] == self.now_key[0]
+        if same_game and (key != self.now_key or self.host.clock() - self.acted_at < ACTED_MS):
+            self.acted_at = -1e9
+            # in a task of its own: after what the render started (a page's ``reveal`` a task
+            # later, a smooth scroll), so the marks have the last word
+            self.host.later(0, bring_now)
+        self.now_key = key
+
+    def on_act(self, ev: Any) -> None:
+        self.acted_at = self.host.clock()
 
     def keep_focus(self) -> None:
         """The control a person used is gone (Roll after a conquest, End the turn): focus goes
@@ -687,6 +714,7 @@ class Runner:
 
     def _mount(self) -> None:
         shell, s = self.shell, self.shell.session
+        dock_toast(s is not None or self.audience)
         self.mount("shell-toast", shell.render_message())
         if self.live is not None:
             self.live.mount()
@@ -866,6 +894,106 @@ class Runner:
             self.render()
         else:
             self.schedule_bot()
+
+
+def scroll_behavior() -> str:
+    """"smooth", unless the person asked for less motion (``prefers-reduced-motion``)."""
+    try:
+        return "auto" if bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches) else "smooth"
+    except Exception:  # noqa: BLE001
+        return "auto"
+
+
+def _marked(kind: str) -> Any:
+    """The first drawn element marked ``data-now=kind`` (issue 41), or None."""
+    for node in document.querySelectorAll(f'[data-now="{kind}"]'):
+        if node.getClientRects().length and str(js.window.getComputedStyle(node).visibility) != "hidden":
+            return node
+    return None
+
+
+def _scrolling_sheet(node: Any) -> Any:
+    sheet = node.closest(".play-sheet")
+    return sheet if not frame.nullish(sheet) and sheet.scrollHeight > sheet.clientHeight + 1 else None
+
+
+def bring_now() -> None:
+    """The newest result and the next decision the page marks (``data-now``) into the screen
+    after a tap, a bot's or a peer's step (issue 41): a person should never have to swipe to
+    see what a tap did and what to do next. ``shell.now_scroll`` decides how far; on a phone's
+    play screen the page scrolls to the sheet under the map and the sheet to the marks in it
+    (the map stays in sight), and a sticky status bar is not counted as room.
+    ``guest-dom.js`` ``bringNow`` does the same on a guest's device."""
+    ready = document.getElementById("shell-ready")  # a pass screen: Ready is the next decision
+    ready = None if frame.nullish(ready) or not ready.getClientRects().length else ready
+    if ready is not None:  # the whole pass screen when it fits: its "Pass to Bob" heading too
+        box = ready.closest("#shell-handover")
+        if not frame.nullish(box) and float(box.getBoundingClientRect().height) <= float(js.window.innerHeight):
+            ready = box
+    marks = [ready if ready is not None else _marked("next"), _marked("result")]
+    if all(m is None for m in marks):
+        return
+    sheets = [None if m is None else _scrolling_sheet(m) for m in marks]
+    top_box = document.getElementById("shell-top")
+    room_top = 0.0
+    inside_top = any(m is not None and not frame.nullish(top_box) and bool(top_box.contains(m)) for m in marks)
+    if not frame.nullish(top_box) and not inside_top and str(js.window.getComputedStyle(top_box).position) == "sticky":
+        room_top = float(top_box.getBoundingClientRect().height)
+    height = float(js.window.innerHeight)
+
+    def span(node: Any) -> tuple[float, float]:
+        r = node.getBoundingClientRect()
+        return float(r.top), float(r.bottom)
+
+    # a next decision taller than the screen: the control the page put the focus on in it
+    # (``focus_home``, the winner's buttons) stands for it, rather than its top
+    active = document.activeElement
+    if marks[0] is not None and not frame.nullish(active) and not bool(active.isSameNode(marks[0])) \
+            and bool(marks[0].contains(active)) and active.getClientRects().length:
+        t, b = span(marks[0])
+        if b - t > (float(sheets[0].clientHeight) if sheets[0] is not None else height - room_top):
+            marks[0] = active
+    page = [None if m is None else span(sh if sh is not None else m) for m, sh in zip(marks, sheets, strict=True)]
+    dy = now_scroll(page[0], page[1], room_top, height)
+    sheet = sheets[0] if sheets[0] is not None else sheets[1]
+    ds = 0.0
+    if sheet is not None:
+        st, _ = span(sheet)
+        st += float(sheet.clientTop)
+        inner = [span(m) if m is not None and sh is not None and bool(sh.isSameNode(sheet)) else None
+                 for m, sh in zip(marks, sheets, strict=True)]
+        inner = [None if x is None else (x[0] - dy, x[1] - dy) for x in inner]
+        ds = now_scroll(inner[0], inner[1], max(st - dy, room_top), min(st - dy + float(sheet.clientHeight), height))
+    # to a place, not by a distance: a smooth scroll still running (a page's ``reveal``) would
+    # add its own rest to a distance
+    how = scroll_behavior()
+    if abs(dy) >= 1:
+        js.window.scrollTo(js.Object.fromEntries([["top", float(js.window.scrollY) + dy], ["behavior", how]]))
+    if sheet is not None and abs(ds) >= 1:
+        sheet.scrollTo(js.Object.fromEntries([["top", float(sheet.scrollTop) + ds], ["behavior", how]]))
+
+
+def dock_toast(game_shown: bool) -> None:
+    """The shell's message in the flow (issue 41: a toast over the board covered the very
+    square it spoke of): docked under the status bar (``#shell-top``) while a game shows, so it
+    is where the person looks and covers nothing; above the set-up before that."""
+    toast, top, setup = (document.getElementById(i) for i in ("shell-toast", "shell-top", "shell-setup"))
+    if frame.nullish(toast) or frame.nullish(top) or frame.nullish(setup):
+        return
+    docked = bool(top.contains(toast))
+    if game_shown and not docked:
+        top.append(toast)
+    elif not game_shown and docked:
+        setup.before(toast)
+
+
+def touch_screen() -> bool:
+    """True on a device whose main pointer is a finger (no hover, coarse): its words say
+    "Tap" (``shell.tap_word``). Asked once: a phone does not become a desktop mid-game."""
+    try:
+        return bool(js.window.matchMedia("(hover: none) and (pointer: coarse)").matches)
+    except Exception:  # noqa: BLE001 - no matchMedia: a mouse's words
+        return False
 
 
 def read_form(form: Any) -> dict[str, str]:

@@ -521,6 +521,71 @@ export function createView({ send, root = document }) {
     if (r.top < 0 || r.bottom > win.innerHeight) el.scrollIntoView({ block: "center" });
   }
 
+  /** How far to scroll so the next decision and the newest result (`data-now`, issue 41) are
+   * in the room top..bottom: both when they fit, else the next decision wins with as much of
+   * the result as fits beside it. The same rule as shell.now_scroll (tested there). */
+  function nowScroll(next, result, top, bottom) {
+    const room = bottom - top;
+    const contain = ([t, b]) => (b - t > room ? t - top : t < top ? t - top : b > bottom ? b - bottom : 0);
+    const boxes = [next, result].filter((x) => x !== null);
+    if (boxes.length === 0) return 0;
+    const u = [Math.min(...boxes.map((x) => x[0])), Math.max(...boxes.map((x) => x[1]))];
+    if (u[1] - u[0] <= room || next === null) return next !== null ? contain(u) : contain(boxes[0]);
+    if (result !== null && result[0] < next[0] && next[1] - next[0] <= room) return next[1] - bottom;
+    return next[0] - top;
+  }
+
+  /** After the person's tap or a peer's step (the host says `now`), what it did and what to do
+   * next into the screen without a swipe, as shell_browser.bring_now does on the host: on a
+   * phone's play screen the page scrolls to the sheet under the map, the sheet to the marks. */
+  function bringNow() {
+    const seen = (el) => el.getClientRects().length > 0 && win.getComputedStyle(el).visibility !== "hidden";
+    const mark = (kind) => [...doc.querySelectorAll(`[data-now="${kind}"]`)].find(seen) || null;
+    const marks = [mark("next"), mark("result")];
+    if (marks.every((m) => m === null)) return;
+    const sheetOf = (el) => {
+      const s = closest(el, ".play-sheet");
+      return s && s.scrollHeight > s.clientHeight + 1 ? s : null;
+    };
+    const sheets = marks.map((m) => (m === null ? null : sheetOf(m)));
+    const span = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+    const bar = doc.getElementById("shell-top");
+    const inBar = marks.some((m) => m !== null && bar !== null && bar.contains(m));
+    const roomTop = bar && !inBar && win.getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().height : 0;
+    const height = win.innerHeight;
+    // a next decision taller than the screen: the control focused in it stands for it
+    const active = doc.activeElement;
+    if (marks[0] && active && active !== marks[0] && marks[0].contains(active) && active.getClientRects().length) {
+      const [t, b] = span(marks[0]);
+      if (b - t > (sheets[0] ? sheets[0].clientHeight : height - roomTop)) marks[0] = active;
+    }
+    const dy = nowScroll(...marks.map((m, i) => (m === null ? null : span(sheets[i] || m))), roomTop, height);
+    const sheet = sheets[0] || sheets[1];
+    let ds = 0;
+    if (sheet) {
+      const st = sheet.getBoundingClientRect().top + sheet.clientTop - dy;
+      const inner = marks.map((m, i) => (m !== null && sheets[i] === sheet ? span(m).map((y) => y - dy) : null));
+      ds = nowScroll(inner[0], inner[1], Math.max(st, roomTop), Math.min(st + sheet.clientHeight, height));
+    }
+    const behavior = win.matchMedia && win.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+    // to a place, not by a distance: a smooth scroll still running would add its rest to it
+    if (Math.abs(dy) >= 1) win.scrollTo({ top: win.scrollY + dy, behavior });
+    if (sheet && Math.abs(ds) >= 1) sheet.scrollTo({ top: sheet.scrollTop + ds, behavior });
+  }
+
+  /** The shell's message in the flow under the status bar once a game shows (issue 41: a
+   * toast over the board covered the square it spoke of), above the set-up before that. */
+  function dockToast() {
+    const toast = doc.getElementById("shell-toast");
+    const top = doc.getElementById("shell-top");
+    const game = doc.getElementById("shell-game");
+    const setup = doc.getElementById("shell-setup");
+    if (!toast || !top || !game || !setup) return;
+    const docked = top.contains(toast);
+    if (!game.hidden && !docked) top.append(toast);
+    else if (game.hidden && docked) setup.before(toast);
+  }
+
   /** The log's box and one row's height (every row is as tall: style.css), or null. */
   function logGeometry() {
     const box = doc.getElementById("shell-log-scroll");
@@ -587,6 +652,7 @@ export function createView({ send, root = document }) {
       if (el === null) return drop();
       toggles(el, cls);
     });
+    guard(dockToast);
     if (msg.open !== undefined) {
       const box = doc.getElementById("live-panel-box");
       if (typeof msg.open !== "boolean" || box === null) drop();
@@ -613,6 +679,9 @@ export function createView({ send, root = document }) {
       if (msg.log == null) return;
       if (!isObj(msg.log)) drop();
       else placeLog(msg.log);
+    });
+    guard(() => {
+      if (msg.now === true) bringNow();
     });
     return drift;
   }

@@ -118,6 +118,8 @@ function openPage() {
   sendHost({
     t: "open", device, name: (store.get(NAME_KEY) || "").slice(0, conf.maxName), want: null,
     seat_link: !!join.seatKey, w: box ? Math.round(box.clientWidth || 0) || 640 : 640,
+    // a touch screen's words say "Tap" (issue 41): the host draws this device's page
+    touch: !!(window.matchMedia && matchMedia("(hover: none) and (pointer: coarse)").matches),
   });
 }
 
