@@ -38,7 +38,7 @@ from conquests_editor import (
     step_square,
 )
 from shell import GamePage, Seat, Shell, check_save
-from ui import Event, Node, frag, h, svg
+from ui import Event, Node, find_all, frag, h, svg
 
 from conquest.core import InvalidAction
 from conquest.games.conquests import GAME, Action, State, position_to_text
@@ -66,6 +66,8 @@ DIRECTIONS = {
 }
 DIAGRAM_CELL = 22  # the info box's 7x7 diagram (viewBox 154)
 INFO_IDLE = "Point at a fighter, or focus its square, to see how it moves at its level."
+#: the same on a touch screen (issue 41: no pointing on a phone)
+INFO_IDLE_TOUCH = "Tap a fighter to see how it moves at its level."
 
 
 # -- pure helpers: geometry, words, pictures -------------------------------------------------
@@ -127,6 +129,11 @@ def danger_squares(state: State) -> tuple[int, list[int]]:
     return g, attackers
 
 
+def first(tree: Node, selector: str) -> Node | None:
+    """The first element of ``tree`` that matches, or None."""
+    return next(iter(find_all(tree, selector)), None)
+
+
 def think_choice(raw: str | None) -> int:
     """The stored time per move, if it is one of the choices."""
     try:
@@ -167,9 +174,15 @@ class ConquestsPage(GamePage):
         self.start_position: str | None = None  # "Play from here": the position of the next start
         self.reduced_motion = False  # set by the browser runner
         self._words: list[tuple[Any, str]] = []  # describe_action of each logged move (cached)
+        self.now_key: Any = None  # what the last render showed as "now" (issue 41)
+        self.now_shown: Any = None
         self._soon = False
 
     # -- reading the game -------------------------------------------------------------------
+    def verb(self) -> str:
+        """"Tap" on a touch screen, "Click" with a mouse (issue 41: words fit the device)."""
+        return "Tap" if getattr(self.shell.host, "touch", False) else "Click"
+
     def state(self) -> State:
         s = self.shell.session
         assert s is not None
@@ -329,7 +342,7 @@ class ConquestsPage(GamePage):
                 self.place_choice = here[0]
                 kind, level = here[0] >> 2, here[0] & 3
                 self.shell.say(f"Several reserve fighters fit on {R.square_name(sq)}: the {R.NAMES[kind]} "
-                               f"(level {level}) is chosen; click the square again to place it, or choose another.")
+                               f"(level {level}) is chosen; {self.verb().lower()} the square again to place it, or choose another.")
                 return
             self.shell.say("Choose a fighter from your reserve, then a green square; or move without placing.")
             return
@@ -675,8 +688,9 @@ class ConquestsPage(GamePage):
                     on_keydown=self.on_key, on_focus=self.on_focus, on_blur=self.on_blur,
                 ))
         dragging = self.drag is not None
+        choosing = self.live() and self.selected is None and self.pending is None
         return frag(svg(
-            "g", *rects, id="cq-board-input", on_pointerdown=self.on_down, on_pointerup=self.on_up,
+            "g", *rects, id="cq-board-input", data_now="next" if choosing else None, on_pointerdown=self.on_down, on_pointerup=self.on_up,
             on_pointerover=self.on_over, on_pointerout=self.on_out,
             on_pointermove=self.on_move if dragging else None, on_pointercancel=self.on_cancel if dragging else None,
         ))
@@ -723,6 +737,41 @@ class ConquestsPage(GamePage):
         kids.append(svg("rect", cls="reach-from", x=x + 2, y=y + 2, width=S - 4, height=S - 4, rx=6))
         return frag(*kids)
 
+    # -- what just happened and what to do next, right by the board (issue 41) ----------------------
+    def render_now(self, state: State, view: Mapping[str, Any]) -> Node:
+        """Right under the board on a phone, first beside it on a wide screen: the status box (the last
+        move, or the placement after a General's move) and the chosen fighter's help. The
+        status box is this page's "what just happened" (the last move, the computer's reply),
+        of a fixed size so the controls below never move; the shell's live region announces
+        the same steps (issue 21, item 10)."""
+        status = self.render_status_box(state, view)
+        info = self.render_info(state)
+        result: Node | None = None
+        nxt: Node | None = None
+        if self.pending is not None:
+            result, nxt = first(status, "#cq-place-text"), first(status, "#cq-place-acts")
+        else:
+            result = first(status, "#cq-last")
+            if self.live():
+                nxt = info if self.selected is not None else None  # else the board's squares (render_squares)
+            elif view["outcome"] is None:
+                nxt = first(status, "#cq-status")  # the computer's move: its thinking bar
+        for node, now in ((result, "result"), (nxt, "next")):
+            if node is not None:
+                node.attrs["data-now"] = now
+        self.now_key = (len(self.shell.session.match.log) if self.shell.session else 0, self.selected, self.pending,
+                        self.place_choice)
+        return h("div", status, info, id="cq-now-inner", cls="cq-now-inner")
+
+    def after_render(self) -> None:
+        """After a tap or a step (not the first render, nor while a fighter is dragged): the
+        board with the result and the next decision into view (issue 41)."""
+        if self.drag is not None or self.now_key == self.now_shown:
+            return
+        first, self.now_shown = self.now_shown is None, self.now_key
+        if not first:
+            self.shell.host.reveal("cq-now-inner")
+
     # -- the side panel -----------------------------------------------------------------------------
     def render_side(self, state: State, view: Mapping[str, Any]) -> Node:
         s = self.shell.session
@@ -730,12 +779,8 @@ class ConquestsPage(GamePage):
         show_think = s.mode == "host" and any(seat.is_bot for seat in s.seats())
         return h(
             "div",
-            # the status box is this page's "what just happened" (the last move, the computer's
-            # reply), of a fixed size so the controls below never move; the shell's live region
-            # announces the same steps (issue 21, item 10)
-            self.render_status_box(state, view),
+            self.render_now(state, view),
             self.render_reserves(state),
-            self.render_info(state),
             h("div",
               h("button", "Flip the board", type="button", id="cq-flip", cls="secondary",
                 aria_pressed="true" if self.flipped else "false", on_click=lambda ev: self.flip()),
@@ -773,7 +818,7 @@ class ConquestsPage(GamePage):
         assert s is not None
         kids: list[Any] = []
         if state.last:  # what just happened, in words (the status is live for screen readers)
-            kids.append(h("span", f"{self.describe_last(state)}. ", cls="cq-last"))
+            kids.append(h("span", f"{self.describe_last(state)}. ", cls="cq-last", id="cq-last"))
         out = view["outcome"]
         danger = bool(view["in_danger"]) and out is None
         if out is not None:  # the reason names the winner or the draw, and the ruling
@@ -850,7 +895,7 @@ class ConquestsPage(GamePage):
             text += ": choose a fighter, then a green square."
         else:
             kind, level = self.place_choice >> 2, self.place_choice & 3
-            text += f": click a green square for the {R.NAMES[kind]} (level {level})."
+            text += f": {self.verb().lower()} a green square for the {R.NAMES[kind]} (level {level})."
         if not plain_ok:
             text += " Moving without placing would leave your General in Danger (C5)."
         return h(
@@ -861,7 +906,7 @@ class ConquestsPage(GamePage):
                 disabled=not plain_ok, on_click=lambda ev: self.skip_placement()),
               h("button", "Cancel the move", type="button", id="cq-place-cancel", cls="small secondary",
                 on_click=lambda ev: self.cancel_placement()),
-              cls="cq-actions"),
+              cls="cq-actions", id="cq-place-acts"),
             id="cq-place", cls="cq-place", role="group", aria_label="Placement after the General's move",
         )
 
@@ -932,7 +977,7 @@ class ConquestsPage(GamePage):
         if self.pending is not None and (sq is None or sq in self.pending):
             return self.render_pending_info(state)
         if sq is None:
-            return self.info_box([], INFO_IDLE)
+            return self.info_box([], INFO_IDLE_TOUCH if getattr(self.shell.host, "touch", False) else INFO_IDLE)
         p = state.board[sq]
         owner, kind, level = R.owner_of(p), R.kind_of(p), R.level_of(p)
         letter = R.KINDS[kind]
@@ -941,6 +986,9 @@ class ConquestsPage(GamePage):
         words = (f"{COLOURS[owner]} {R.NAMES[kind]} on {R.square_name(sq)}, level {level} of {R.MAX_LEVEL[kind]}: "
                  f"{pattern_words(letter, level)} (forward is {'up' if up else 'down'} on the board). ")
         words += f"It can reach {', '.join(reach)} now." if reach else "It cannot move now."
+        if sq == self.selected and self.live():
+            words = (f"{self.verb()} a marked square to move it there, or the fighter again to let it go. "
+                     if self.targets(sq) else "It has no legal move now: choose another fighter. ") + words
         if kind != R.GENERAL and level < R.MAX_LEVEL[kind]:
             words += f" If captured it comes back at level {level + 1} (C3)."
         elif kind != R.GENERAL:

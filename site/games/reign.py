@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shell import GamePage, Seat, Session, Shell, plural
-from ui import Node, h, svg
+from shell import GamePage, Seat, Session, Shell, plural, tap_word
+from ui import Node, find_all, h, svg
 
 from conquest.core import InvalidOptions
 from conquest.games.reign import GAME
@@ -54,6 +54,17 @@ SETUP_WORDS = {
     "easy": "Easy: you sit at the long sides, every card is on someone's side",
     "challenging": "Challenging: you sit at the short ends, the middle column is nobody's",
 }
+#: what each symbol means, for the tap-to-explain legend (issue 41: a touch screen never shows
+#: the hover titles that said it)
+MEANINGS = {
+    "coin": "Coins, Wealth. A territory's coins count towards your Wealth at the resupply; a strategy "
+            "card's coins are earned for each casualty it inflicts; purchases cost coins.",
+    "sword": "Swords, Military and attack. A territory's swords count towards your Military at the resupply; "
+             "a strategy card's swords add to its attack.",
+    "heart": "Hearts, defence. Each one stops a casualty; a card you Control defends itself with its hearts.",
+    "bolt": "Bolts, damage. Each one can cause a casualty; the bolts of the cards you Control join every "
+            "battle you fight.",
+}
 
 
 # -- symbols ---------------------------------------------------------------------------------
@@ -84,6 +95,26 @@ def val(kind: str, n: int, signed: bool = False) -> Node:
 
 def coins(n: int) -> str:
     return plural(n, "coin")
+
+
+def legend() -> Node:
+    """The four symbols' meanings behind one tap (a ``<details>``; its summary is a 44 px target)."""
+    return h(
+        "details",
+        h("summary", "What ", *[icon(k) for k in ("coin", "sword", "heart", "bolt")], " mean", id="rg-legend-open"),
+        h("dl", *[x for k in ("coin", "sword", "heart", "bolt")
+                  for x in (h("dt", icon(k), f" {SYMBOLS[k].capitalize()}"), h("dd", MEANINGS[k], data_symbol=k))],
+          cls="rg-legend-list"),
+        id="rg-legend", cls="rg-legend",
+    )
+
+
+def mark(node: Node | None, now: str) -> Node | None:
+    """``data-now`` on a node (issue 41): ``result`` for what the last action did, ``next`` for
+    the control or panel to act on next; the shell brings both into view."""
+    if node is not None:
+        node.attrs["data-now"] = now
+    return node
 
 
 def track(label: str, kind: str, n: int, hi: int) -> Node:
@@ -328,11 +359,59 @@ class ReignPage(GamePage):
         st = self.state()
         seat = self.me()
         legal = GAME.legal_actions(st) if seat is not None and st.phase in ("turn", "respond") else []
-        return {
+        trees = {
             "rg-stage": self.render_stage(view, st, seat, legal),
             "rg-board": self.render_board(view, st, seat, legal),
             "rg-side": self.render_side(view, st),
         }
+        self.mark_now(trees, st, seat)
+        return trees
+
+    def mark_now(self, trees: Mapping[str, Node], st: State, seat: int | None) -> None:
+        """Issue 41: the newest result (``data-now="result"``) and the next decision
+        (``data-now="next"``), one of each at most; the shell brings both into view after a tap
+        or a step (``shell_browser.bring_now``), so "next" is a control or a short panel, never a
+        panel taller than a phone's screen."""
+        def there(eid: str) -> Node | None:
+            for tree in trees.values():
+                for node in find_all(tree, f"#{eid}"):
+                    return node
+            return None
+
+        s = self.session()
+        drafting = self.draft_key is not None and self.draft_key == (len(s.match.log), seat)
+        reveal, shell_result = there("rg-reveal"), there("shell-result-inner")
+        candidates = (
+            ("rg-reveal", reveal is not None and reveal.tag == "section"),
+            ("rg-totals", drafting and st.phase == "battle" and (self.card is not None or any(self.counts))),
+            ("rg-pick-summary", drafting and st.phase == "setup" and bool(self.picks)),
+            ("rg-realloc-summary", drafting and (self.arrangement is not None or self.held is not None)),
+            ("rg-winner", True),
+            ("shell-result-inner", shell_result is not None and "hidden" not in shell_result.attrs),
+        )
+        result = next((eid for eid, on in candidates if on and there(eid) is not None), None)
+        nxt: str | None = None
+        if st.phase == "setup" and seat is not None and there("rg-pick") is not None:
+            nxt = "rg-pick-go" if len(self.picks) == 2 else "rg-pick-cards"
+        elif st.phase == "battle" and there("rg-battle") is not None:
+            # the cards, not the whole panel: at 360 px the panel is taller than the screen,
+            # and the result above it must stay in view beside the cards (issue 41)
+            nxt = "rg-battle-go" if self.card is not None else "rg-battle-cards"
+        elif st.phase == "respond" and there("rg-respond") is not None:
+            nxt = "rg-respond"
+        elif st.phase == "turn" and seat is not None:
+            if self.drafted(st) is not None:
+                nxt = "rg-realloc-go"
+            elif self.held is not None:
+                nxt = "rg-realloc"
+            else:
+                nxt = "rg-turn"
+        elif there("rg-waiting") is not None:
+            nxt = "rg-waiting"
+        if result is not None:
+            mark(there(result), "result")
+        if nxt is not None:
+            mark(there(nxt), "next")
 
     # the stage: what happens now (set-up pick, battle, the reveal, the end)
     def render_stage(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
@@ -340,10 +419,14 @@ class ReignPage(GamePage):
         # what the last action did, a bot's turn step by step (items 5 and 10)
         kids: list[Node | None] = [self.shell.render_result()]
         act = "wait"
+        reveal = self.render_reveal(st)
+        news = reveal is not None and reveal.tag == "section"
+        if news:  # the battle's result right above the next decision (issue 41)
+            kids.append(reveal)
         if view.get("outcome"):
             act = "over"
             winner = st.winner if st.winner is not None else 0
-            kids.append(h("h2", f"{self.name(winner)} wins: Controls all six territories (R11)"))
+            kids.append(h("h2", f"{self.name(winner)} wins: Controls all six territories (R11)", id="rg-winner"))
         elif st.phase == "setup":
             if seat is not None and seat not in s.secret_parts:
                 act = "pick"
@@ -361,11 +444,29 @@ class ReignPage(GamePage):
             act = "respond" if seat is not None else "wait"
         elif st.phase == "turn":
             act = "turn" if seat is not None else "wait"
-        reveal = self.render_reveal(st)
-        if reveal is not None:
+            if seat is not None:
+                kids.append(self.render_turn(st, seat, legal))
+        if reveal is not None and not news:
             kids.append(reveal)
         return h("div", *kids, id="rg-stage-inner", cls="rg-stage", data_act=act, data_step=str(s.step()),
                  data_phase=st.phase)
+
+    def render_turn(self, st: State, seat: int, legal: list[Any]) -> Node:
+        """The turn's decision in words, under the last result: the cards' own buttons follow
+        right below; with no action left, ending the turn is right here (issue 41)."""
+        end = next((a for a in legal if isinstance(a, EndTurn)), None)
+        if st.actions_left:
+            words = f"{tap_word(self.shell.host)} Attack, Reform or Develop on a card below."
+        else:
+            words = "Or first Restructure (no action), under the cards."
+        return h(
+            "section",
+            h("h2", f"Your turn, {self.name(seat)}: {plural(st.actions_left, 'action')} left"),
+            h("p", words, cls="muted"),
+            h("button", "End the turn", type="button", id="rg-end-now", cls="secondary",
+              on_click=lambda ev, x=end: self.play(x)) if end is not None and not st.actions_left else None,
+            cls="rg-panel rg-turn", id="rg-turn", aria_label="Your turn",
+        )
 
     def waiting_line(self, st: State) -> Node:
         s = self.session()
@@ -377,7 +478,7 @@ class ReignPage(GamePage):
             lines.append(h("p", f"{self.name(mine[0])} has chosen; the choice stays hidden until both have chosen."))
         if seat is not None:
             lines.append(h("p", f"Waiting for {self.name(seat)} to choose {what} in secret…"))
-        return h("div", *lines, cls="rg-waiting", role="status")
+        return h("div", *lines, cls="rg-waiting", id="rg-waiting", role="status")
 
     def render_pick(self, seat: int) -> Node:
         self.check_draft(seat)
@@ -398,12 +499,12 @@ class ReignPage(GamePage):
             h("h2", f"{self.name(seat)}: set up your strength tracker"),
             h("p", "Lay two of your five Military Strategy cards on the tracker; you battle with the other "
                    "three. The other player chooses at the same time and cannot see your choice.", cls="muted"),
-            h("div", *buttons, cls="rg-sc-row", role="group", aria_label="Cards for the tracker"),
+            h("div", *buttons, cls="rg-sc-row", id="rg-pick-cards", role="group", aria_label="Cards for the tracker"),
             h("p", f"In your hand: {', '.join(hand)}" if len(self.picks) == 2 else
               f"Chosen {len(self.picks)} of 2.", id="rg-pick-summary", aria_live="polite"),
             h("button", "Lay these two on the tracker", type="button", id="rg-pick-go",
               disabled=len(self.picks) != 2, on_click=lambda ev: self.confirm_pick(seat)),
-            cls="rg-panel", aria_label="Tracker cards",
+            cls="rg-panel", id="rg-pick", aria_label="Tracker cards",
         )
 
     def card_values(self, c: Any) -> Node:
@@ -481,29 +582,39 @@ class ReignPage(GamePage):
         return h(
             "section",
             h("h2", f"{self.name(seat)}: you {role} {where}"),
-            h("p", f"{self.name(att)} attacks, {self.name(dfd)} defends (ties go to the defender). "
-                   f"{self.name(dfd)}'s action level is {level}: winning by more than {level} moves the card "
-                   f"{r.steps_big_win} steps, a smaller win {r.steps_win}, a loss that kills "
-                   f"{r.casualties_for_step} or more {r.steps_loss}.", cls="muted"),
+            h("p", f"{self.name(att)} attacks, {self.name(dfd)} defends; ties go to the defender. "
+                   "Choose a card and any purchases, then confirm.", cls="muted"),
+            h("details",
+              h("summary", "How the battle is won, and what the other side could bring"),
+              h("p", f"{self.name(dfd)}'s action level is {level}: winning by more than {level} moves the card "
+                     f"{r.steps_big_win} steps, a smaller win {r.steps_win}, a loss that kills "
+                     f"{r.casualties_for_step} or more {r.steps_loss}.", cls="muted"),
+              h("p", f"What {self.name(other)} could bring: Military {o.military}, Wealth {o.wealth}, "
+                     f"cards {their or 'none'}; bolts of Controlled cards {GAME.bolts(st, other)}.", cls="muted"),
+              cls="rg-battle-more"),
             h("h3", "Strategy card"),
-            h("div", *cards, cls="rg-sc-row", role="group", aria_label="Your strategy cards (keys 1 to 3)"),
-            h("h3", f"Purchases (at most {r.max_each} of each, {r.max_total} in all; "
-                    f"the first of a kind costs {r.prices[0]}, the second {r.prices[-1]})"),
+            h("div", *cards, cls="rg-sc-row", id="rg-battle-cards", role="group",
+              aria_label="Your strategy cards (keys 1 to 3)"),
+            h("h3", "Purchases ", h("span", f"(at most {r.max_each} of each, {r.max_total} in all; "
+                                          f"the first of a kind costs {r.prices[0]}, the second {r.prices[-1]})",
+                                     cls="rg-buys-rule")),
             h("ul", *rows, cls="rg-buys"),
             h(
                 "div",
-                self.sum_line("sword", "Attack", sums["attack"], "attack"),
-                self.sum_line("heart", "Defence", sums["defence"], "defence"),
-                self.sum_line("bolt", "Damage", sums["damage"], "damage"),
-                h("p", icon("coin", "Cost"), h("strong", f" Cost {coins(cost)}", data_total="cost"),
-                  h("span", f" of {p.wealth} Wealth: {p.wealth - cost} left", cls="rg-terms"), cls="rg-sum"),
-                id="rg-totals", cls="rg-totals", aria_live="polite",
+                h(
+                    "div",
+                    self.sum_line("sword", "Attack", sums["attack"], "attack"),
+                    self.sum_line("heart", "Defence", sums["defence"], "defence"),
+                    self.sum_line("bolt", "Damage", sums["damage"], "damage"),
+                    h("p", icon("coin", "Cost"), h("strong", f" Cost {coins(cost)}", data_total="cost"),
+                      h("span", f" of {p.wealth} Wealth: {p.wealth - cost} left", cls="rg-terms"), cls="rg-sum"),
+                    id="rg-totals", cls="rg-totals", aria_live="polite",
+                ),
+                h("button", "Confirm my choice (secret)", type="button", id="rg-battle-go",
+                  disabled=self.card is None, on_click=lambda ev: self.confirm_battle(seat)),
+                id="rg-decide", cls="rg-decide",
             ),
-            h("p", f"What {self.name(other)} could bring: Military {o.military}, Wealth {o.wealth}, "
-                   f"cards {their or 'none'}; bolts of Controlled cards {GAME.bolts(st, other)}.", cls="muted"),
-            h("button", "Confirm my choice (secret)", type="button", id="rg-battle-go",
-              disabled=self.card is None, on_click=lambda ev: self.confirm_battle(seat)),
-            cls="rg-panel rg-battle", aria_label="Battle choice",
+            cls="rg-panel rg-battle", id="rg-battle", aria_label="Battle choice",
         )
 
     def render_respond(self, st: State, seat: int | None, legal: list[Any]) -> Node:
@@ -513,17 +624,19 @@ class ReignPage(GamePage):
         head = h("h2", f"{self.name(pend.attacker)} attacks {where}")
         if seat is None:
             return h("section", head, h("p", f"{self.name(1 - pend.attacker)} decides whether to Restructure first…"),
-                     cls="rg-panel")
+                     cls="rg-panel", id="rg-respond")
         cost = self.rules.restructure.value
         restr = [a for a in legal if isinstance(a, Restructure)]
         return h(
             "section",
             head,
-            h("p", f"Before the battle you may Restructure Military ({coins(cost)}): put other cards on your "
-                   "tracker, to keep a card for this battle.", cls="muted"),
+            h("p", f"{self.name(1 - pend.attacker)}: fight as you stand, or first Restructure Military "
+                   f"({coins(cost)}): put other cards on your tracker, to keep a card for this battle.", cls="muted"),
             h("button", "Fight as we stand", type="button", id="rg-fight", on_click=lambda ev: self.play(Fight())),
-            h("div", *[self.restructure_button(st, a) for a in restr], cls="rg-row"),
-            cls="rg-panel",
+            h("details", h("summary", f"Restructure first ({plural(len(restr), 'way')}, {coins(cost)})"),
+              h("div", *[self.restructure_button(st, a) for a in restr], cls="rg-row"),
+              cls="rg-more", id="rg-restructure") if restr else None,
+            cls="rg-panel", id="rg-respond",
         )
 
     def restructure_button(self, st: State, a: Restructure) -> Node:
@@ -606,16 +719,24 @@ class ReignPage(GamePage):
             why = f"{self.name(dfd)} holds ({rep.attack[dfd]} to {rep.attack[att]})"
         ladder = (f"{where}: {GAME.rung_words(before, rep.before)} → {GAME.rung_words(before, rep.after)}"
                   if rep.steps else f"{where} stays {GAME.rung_words(before, rep.after)}")
+        played = "; ".join(f"{self.name(x)} played {r.cards[r.card_index(action.parts[x].card)].name} "
+                           f"(attack {rep.attack[x]})" for x in (att, dfd))
+        losses = (f"Casualties: {self.name(att)} {rep.casualties[att]}, {self.name(dfd)} {rep.casualties[dfd]}; "
+                  f"Wealth earned: {self.name(att)} {rep.earned[att]}, {self.name(dfd)} {rep.earned[dfd]}.")
         body = [
-            h("div", *cols, cls="rg-reveal-cols"),
             h("p", h("strong", why), f": {plural(rep.steps, 'step')} on the ladder (R8).", id="rg-reveal-result"),
             h("p", ladder, id="rg-reveal-ladder"),
+            h("p", f"{played}. {losses}", id="rg-reveal-words", cls="rg-reveal-words"),
         ]
+        counted = h("details", h("summary", "How it was counted"), h("div", *cols, cls="rg-reveal-cols"),
+                    cls="rg-reveal-count", id="rg-reveal-count")
         if self.reveal_is_news(k):
-            return h("section", h("h2", f"Battle over {where}: the reveal"), *body, cls="rg-panel rg-reveal",
-                     id="rg-reveal", aria_label="Battle result")
+            # kept in full until a person at this device acts (issue 41: the battle's result in
+            # words, in view, above the next decision; the arithmetic one tap away)
+            return h("section", h("h2", f"Battle over {where}"), *body, counted,
+                     cls="rg-panel rg-reveal", id="rg-reveal", aria_label="Battle result")
         return h("details", h("summary", f"Last battle: over {where} (step {k + 1})"), *body,
-                 cls="rg-panel rg-reveal is-old", id="rg-reveal")
+                 h("div", *cols, cls="rg-reveal-cols"), cls="rg-panel rg-reveal is-old", id="rg-reveal")
 
     # -- the board --------------------------------------------------------------------------------
     def render_board(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
@@ -630,11 +751,12 @@ class ReignPage(GamePage):
         sides = SETUP_WORDS[st.setup]
         return h(
             "div",
+            legend(),
+            h("div", *cards, cls=f"rg-grid is-{st.setup}", role="list", aria_label="The six territories"),
             h("p", f"{sides}. Top row: {self.side_words(st, 0)}; bottom row: {self.side_words(st, 3)}."
               if st.setup == "easy" else
               f"{sides}. Left column: {self.name(0)}'s side; right column: {self.name(1)}'s side.",
               cls="rg-sides muted"),
-            h("div", *cards, cls=f"rg-grid is-{st.setup}", role="list", aria_label="The six territories"),
             self.render_actions(st, seat, legal),
             id="rg-board-inner",
         )

@@ -109,6 +109,11 @@ def test_a_hot_seat_battle_through_the_pass_the_device_screens(open_page) -> Non
     page.wait_for_selector("#rg-reveal")
     assert not page.locator("#shell-ready").count()
     assert "Bob's turn" in page.inner_text("#shell-prompt")
+    # the result in words at once; the arithmetic one tap away ("How it was counted", issue 41)
+    words = page.inner_text("#rg-reveal")
+    assert "on the ladder" in words and "Ann played Cavalry Charge (attack 9)" in words
+    assert "Attack 9 = " not in words
+    page.click("#rg-reveal-count summary")
     reveal = page.inner_text("#rg-reveal")
     assert "Attack 9 = 4 Military + 3 Cavalry Charge" in reveal and "on the ladder" in reveal
     assert page.locator("#shell-log code").last.text_content() == "Cs1b1/Da1"  # one logged step
