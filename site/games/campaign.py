@@ -99,6 +99,9 @@ class CampaignPage(GamePage):
         self.labels: dict[int, tuple[float, float]] = {}
         self.paths: dict[int, str] = {}
         self.reduced_motion = False
+        #: the ids marked ``data-now`` in the last render: (result, next) (issue 41)
+        self.marked_ids: tuple[str | None, str | None] = (None, None)
+        self.revealed_for: tuple[Any, ...] | None = None
 
     # -- set-up -----------------------------------------------------------------------------
     def options(self, seats: list[Seat], fields: Mapping[str, str]) -> dict[str, Any]:
@@ -507,6 +510,11 @@ class CampaignPage(GamePage):
                     pts.append((x, i))
         return pts
 
+    @property
+    def touch(self) -> bool:
+        """A touch screen (the host says so): "Tap", not "Click", and no keys to press."""
+        return bool(getattr(self.shell.host, "touch", False))
+
     def prompt(self, view: Mapping[str, Any]) -> str:
         seat = self.answerer()
         if seat is not None:
@@ -516,14 +524,26 @@ class CampaignPage(GamePage):
                 return f"Get ready, {self.name(seat)}: the next question in {seconds_left(start - now)} s."
             return f"{self.name(seat)}: answer now — {seconds_left(self.time_left(seat))} s left (S8)."
         if self.choices(view):
-            return f"{view['prompt']} Click a highlighted territory, or use the list under the map."
+            verb = "Tap" if self.touch else "Click"
+            return f"{view['prompt']} {verb} a highlighted territory, or use the list under the map."
         return str(view["prompt"])
 
     def after_render(self) -> None:
-        """Browser only: the keyboard focus goes to a new question (or its Get ready button),
-        so 1-4, A-D or a typed number answer at once."""
-        seat = self.answerer()
+        """Browser only: the newest result and what to act on next are brought into view once
+        each time they change (issue 41; the next last, so it wins where both do not fit);
+        the keyboard focus goes to a new question (or its Get ready button), so 1-4, A-D or a
+        typed number answer at once."""
         s = self.shell.session
+        if s is not None:
+            choose = "cp-choose-inner" if self.choices(s.view()) else None
+            ids = (self.marked_ids[0], self.marked_ids[1] or choose)
+            key = (len(s.match.log), len(s.secret_parts), ids)
+            if key != self.revealed_for:
+                self.revealed_for = key
+                for eid in ids:
+                    if eid:
+                        self.shell.host.reveal(eid)
+        seat = self.answerer()
         if seat is None or s is None:
             return
         q = self.open_question()
@@ -561,15 +581,21 @@ class CampaignPage(GamePage):
             kids.append(h("p", f"This game is played on the map {view['map']}, which this page does not draw: "
                                "use the list below the map to choose territories.", cls="cp-warn"))
         reveal = self.render_reveal(view)
+        #: issue 41: what to act on next (``data-now="next"``) and the newest result
+        #: (``"result"``), at most one of each; the shell brings them into view after a tap
+        nxt: Node | None = None
+        result: Node | None = None
         if view["phase"] == "answer" and view["question"] is not None:
             seat = self.answerer()
             if seat is not None and self.shell.host.clock() < self.gate(seat):
                 act = "hold"
-                kids.append(self.render_hold(view, seat))
-                kids.append(reveal)
+                nxt = self.render_hold(view, seat)
+                result = reveal
+                kids += [nxt, reveal]
             elif seat is not None:
                 act = f"answer-{view['question']['kind']}"
-                kids.append(self.render_question(view, seat))
+                nxt = self.render_question(view, seat)
+                kids.append(nxt)
             elif s.needs_handover() is not None:
                 act = "handover"
             else:
@@ -578,17 +604,28 @@ class CampaignPage(GamePage):
         elif view["phase"] == "over":
             act = "over"
             kids.append(self.shell.render_result())  # what ended it, beside the result (item 10)
-            kids.append(self.render_final(view))
-            kids.append(reveal)
+            result = self.render_final(view)
+            kids += [result, reveal]
         else:
             if self.choices(view):
                 act = view["phase"]
             # not in the answer phase: there the question is what the person reads
-            kids.append(self.shell.render_result())
-            kids.append(reveal)
+            box = self.shell.render_result()
+            # what the last steps did, in words (the reveal's outcome among them), else the reveal
+            result = reveal if box.attrs.get("hidden") is not None else box
+            kids += [box, reveal]
+        self.marked_ids = (self.mark(result, "result"), self.mark(nxt, "next"))
         # data-act and data-step say what the stage waits for (for people's tools and tests)
-        return h("div", *kids, id="cp-stage-inner", cls="cp-stage-inner", data_act=act,
+        return h("div", *kids, id="cp-stage-inner", cls="cp-stage-inner", data_act=act, data_phase=view["phase"],
                  data_step=f"{len(s.match.log)}.{len(s.secret_parts)}", on_keydown=self.on_key)
+
+    @staticmethod
+    def mark(node: Node | None, what: str) -> str | None:
+        """Mark ``node`` ``data-now=what`` (issue 41); its id, for :meth:`after_render`."""
+        if node is None:
+            return None
+        node.attrs["data-now"] = what
+        return node.attrs.get("id")
 
     def asked_line(self, view: Mapping[str, Any], hold: bool = False) -> Node:
         """Who answers and who has answered (never what)."""
@@ -640,7 +677,7 @@ class CampaignPage(GamePage):
                     on_click=(lambda ev, L=o["letter"]: self.answer(seat, L)) if live else None,
                 ))
             controls: Node = h("div", *buttons, cls="cp-options", role="group", aria_label="Answers")
-            hint = "Click an answer, or press 1–4 or A–D." if live else None
+            hint = ("Tap an answer." if self.touch else "Click an answer, or press 1–4 or A–D.") if live else None
         else:
             unit = f" {q['unit']}" if q.get("unit") else ""
             rng = f"a whole number from {q['min']:,} to {q['max']:,}{unit}"
@@ -698,14 +735,24 @@ class CampaignPage(GamePage):
         return h("figure", h("img", src=f"{root}{path}", alt=pic.alt, width=str(w), height=str(ht), decoding="async"),
                  cls=cls)
 
+    @staticmethod
+    def coming(q: Mapping[str, Any]) -> str:
+        """The question to come, in words: "a guess question for expansion round 2"; a
+        purpose that already names its question (the tie-break's "the guess question deciding
+        the battle for Memphis") is said as it is, not "a guess question for the guess …"."""
+        purpose = str(q["purpose_text"])
+        if " question" in purpose:
+            return purpose
+        kind = "multiple-choice" if q["kind"] == "choice" else "guess"
+        return f"a {kind} question for {purpose}"
+
     def render_hold(self, view: Mapping[str, Any], seat: int) -> Node:
         """The pause after a reveal: what comes next, and a button to show it at once."""
         q = view["question"]
         wait = self.gate(seat) - self.shell.host.clock()
-        kind = "multiple-choice" if q["kind"] == "choice" else "guess"
         return h(
             "section",
-            h("p", f"Next: a {kind} question for {q['purpose_text']}.", cls="cp-qhead"),
+            h("p", f"Next: {self.coming(q)}.", cls="cp-qhead"),
             h("p", h("strong", f"{self.name(seat)}, get ready: the question shows in {seconds_left(wait)} s."),
               cls="cp-ready"),
             h("button", "Show the question now", type="button", id="cp-go", on_click=lambda ev: self.show_now(seat)),
@@ -914,7 +961,9 @@ class CampaignPage(GamePage):
             buttons.append(h("button", label, type="button", cls="small", data_index=str(t),
                              on_click=lambda ev, x=t: self.pick(x)))
         verb = "Take" if view["phase"] == "pick" else "Attack"
-        return h("div", h("span", f"{verb}:", cls="cp-choose-verb"), *buttons, id="cp-choose-inner", cls="cp-choose")
+        # what to act on next (issue 41): the choices, here or on the map above
+        return h("div", h("span", f"{verb}:", cls="cp-choose-verb"), *buttons, id="cp-choose-inner", cls="cp-choose",
+                 data_now="next")
 
     # -- the map: paints of the build-time SVG, and the layer of points and towers ----------------
     def paint(self, view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ import frame
 from frame import append, clear, el, on
 
 from conquest.savecode import parse_fragment
-from conquest.store import StorageError, last_played
+from conquest.store import StorageError
 
 document = frame.document
 #: a game from this page's link that storage refused: (mode, save, fragment)
@@ -31,21 +31,38 @@ def open_slot_url(slot) -> str:
     return frame.page_url(f"play/{slot.game}/?slot={slot.id}")
 
 
+#: how many saved games the landing page offers to continue, above the games (issue 41)
+CONTINUE_SHOWN = 3
+
+
+def to_continue(slots, can_play, n: int = CONTINUE_SHOWN) -> list:
+    """The games to offer first, most recent first: those :func:`last_played` would offer
+    (a playable game, not finished, not read-only, not damaged), at most ``n``."""
+    fit = [s for s in slots if s.game in can_play and s.mode == "host" and not s.result and not s.damaged]
+    fit.sort(key=lambda s: (s.updated, s.id), reverse=True)
+    return fit[:n]
+
+
 def render_continue(slots, titles: dict[str, str], can_play) -> None:
-    """The last game played, offered first (issue 21, item 11): "Continue: World Conquest,
-    step 212", above the games' cards."""
+    """The last games played, offered first (issue 21, item 11; issue 41: the few most
+    recent, on the first screen of a phone): "Continue: World Conquest, step 212", then the
+    others, above the games' cards. The first link keeps its id (``continue-link``)."""
     box = document.getElementById("continue")
     if frame.nullish(box):
         return
     clear(box)
-    slot = last_played(slots, can_play)
-    box.hidden = slot is None
-    if slot is None:
+    recent = to_continue(slots, can_play)
+    box.hidden = not recent
+    if not recent:
         return
-    title = titles.get(slot.game, slot.game)
-    append(box, el("a", f"Continue: {title}, step {slot.steps}", href=open_slot_url(slot), cls="button",
-                   id="continue-link"),
-           el("span", f"“{slot.name}”, last played {when(slot.updated)}", cls="muted"))
+    items = []
+    for k, slot in enumerate(recent):
+        title = titles.get(slot.game, slot.game)
+        words = f"Continue: {title}, step {slot.steps}" if k == 0 else f"{title}, step {slot.steps}"
+        link = el("a", words, href=open_slot_url(slot), cls="button" if k == 0 else "button secondary",
+                  id="continue-link" if k == 0 else f"continue-{k}")
+        items.append(append(el("li"), link, el("span", f"“{slot.name}”, {when(slot.updated)}", cls="muted")))
+    append(box, el("h2", "Continue", cls="visually-hidden", id="continue-h"), append(el("ul", cls="continue-list"), *items))
 
 
 def render() -> None:
