@@ -206,28 +206,12 @@ def test_a_guest_devices_page_names_the_file_from_its_own_folder() -> None:
 def drive_to_choice(shell: Any, p: CampaignPage) -> Any:
     """Play on (people answer right at once, pick the first choice) until a multiple-choice
     question is open."""
-    s = shell.session
-    for _ in range(3000):
-        st = s.match.state
-        if st.phase == "answer" and GAME.question(st).kind == "choice":  # type: ignore[union-attr]
-            return st
-        assert st.phase != "over"
-        if s.bot_to_act() is not None:
-            shell.bot_step(1000)
-            continue
-        handover = s.needs_handover()
-        if handover is not None:
-            shell.ready(handover)
-            continue
-        seat = p.answerer()
-        if seat is not None:
-            p.show_now(seat)
-            p.answer(seat, GAME.answer_key(st))
-            continue
-        choices = p.choices(s.view())
-        assert choices, shell.message
-        p.pick(choices[0])
-    raise AssertionError("no multiple-choice question came")
+    from test_page_campaign import drive
+
+    drive(shell, p, lambda st: st.phase == "answer" and GAME.question(st).kind == "choice")
+    st = shell.session.match.state
+    assert st.phase == "answer", "no multiple-choice question came"
+    return st
 
 
 def test_a_game_shows_the_picture_with_the_question_and_again_in_the_reveal(
