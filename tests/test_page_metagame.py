@@ -335,8 +335,19 @@ def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> No
         shell.play("x")  # keep
     while s.match.state.phase in ("respin_a", "respin_d"):
         shell.play("x")
-    winners = find_all(find(render_all(shell)["mg-side"], "#mg-result"), "button")  # beside the result
+    side = render_all(shell)["mg-side"]
+    winners = find_all(find(side, "#mg-winners"), "button")  # beside the result
     assert [b.attrs["id"] for b in winners] == ["mg-won-a", "mg-won-d"]
+    # a built-in game drawn: how to play it (here, live, by link) is in the result box too,
+    # under the drawn game and above the winner buttons, the two marked as the next decision
+    # together (issue 41: a phone's walk had to reach both without a swipe)
+    ids = [b.attrs.get("id") for b in find_all(find(side, "#mg-result"), "button")]
+    if find_all(side, "#mg-duel"):
+        assert ids.index("mg-duel-here") < ids.index("mg-won-a")
+        assert find_all(find(side, "#mg-decide"), "#mg-duel")
+    assert find_all(find(side, "#mg-decide"), "#mg-winners")
+    assert find(side, "#mg-decide").attrs.get("data-now") == "next"
+    assert find(side, "#mg-result-text").attrs.get("data-now") == "result"
     shell.play("dd")  # the defender wins: she earns a block token, and the log says so
     line = shell.log_lines(len(s.match.log) - 1, len(s.match.log))[-1]
     assert "Bob earns a block token" in str(line), line

@@ -326,7 +326,7 @@ def test_a_fortify_ends_the_turn() -> None:
     page.pick(src)
     page.pick(friend)
     trees = render_all(shell)
-    assert "move troops from" in text(trees["shell-bar"])
+    assert "move troops to" in text(trees["shell-bar"])
     assert find(trees["wc-panel"], "#wc-amount").attrs["value"] == str(st.troops[src] - 1)
     fire(trees["wc-panel"], "#wc-amount", "change", value="2")
     fire(render_all(shell)["wc-panel"], "#wc-fortify")
@@ -379,7 +379,7 @@ def test_the_defender_chooses_dice_when_the_option_is_on() -> None:
     assert find(trees["shell-handover"], "#shell-ready")
     fire(trees["shell-handover"], "#shell-ready")
     trees = render_all(shell)
-    assert "choose how many dice defend" in text(trees["shell-bar"])
+    assert "choose your dice to defend" in text(trees["shell-bar"])
     assert find(trees["wc-panel"], "#wc-defend-2")
     fire(trees["wc-panel"], "#wc-defend-1")
     assert s.match.log[-2] == "d1"
@@ -492,3 +492,103 @@ def test_every_amount_is_set_by_taps_alone() -> None:
     fire(panel, "#wc-amount-less")
     fire(render_all(shell)["wc-panel"], "#wc-fortify")
     assert str(Fortify(src, friend, top - 1)) in s.match.log
+
+
+# -- issue 41: the newest result and the next decision marked; the random deal by default ---------
+def now_marks(trees: dict[str, Node]) -> dict[str, list[str]]:
+    """The ids of the page's elements marked ``data-now``, by kind (the shell's trees aside)."""
+    out: dict[str, list[str]] = {}
+    for key, tree in trees.items():
+        if key.startswith("wc-"):
+            for n in find_all(tree, "[data-now]"):
+                out.setdefault(n.attrs["data-now"], []).append(str(n.attrs.get("id")))
+    return out
+
+
+def test_a_roll_marks_its_dice_first_and_the_battle_next() -> None:
+    m = position(ann_attacking)
+    shell, page, _ = opened(m)
+    st = shell.session.match.state
+    src, enemy, _friend = strong_source(st)
+    assert now_marks(render_all(shell)) == {"next": ["wc-attack-start"]}  # no step yet: no result
+    page.pick(src)
+    trees = render_all(shell)
+    assert now_marks(trees) == {"next": ["wc-attack-head"]}
+    # End the turn is in the source's row at the top, not under the battle and the targets
+    head = find(trees["wc-panel"], "#wc-attack-head")
+    assert find_all(head, "#wc-end") and find_all(head, "#wc-cancel")
+    page.pick(enemy)
+    assert now_marks(render_all(shell)) == {"next": ["wc-battle-go"]}
+    page.roll()
+    trees = render_all(shell)
+    marks = now_marks(trees)
+    panel = trees["wc-panel"]
+    if shell.session.match.state.owner[enemy] == 0:  # taken: from there on
+        assert marks["result"] == ["wc-result"] and len(marks["next"]) == 1
+    else:
+        assert marks == {"result": ["wc-result"], "next": ["wc-battle-go"]}
+    # the roll's dice first in the panel, then the controls (issue 41: 1,171 px down before)
+    kids = [c for c in panel.children if not isinstance(c, str)]
+    assert kids[0].attrs.get("id") == "wc-result"
+    assert find_all(kids[0], "#wc-here-svg")
+    assert [n.attrs.get("id") for n in find_all(kids[0], "[data-now]")] == ["wc-result"]  # no second mark
+
+
+def test_reinforcing_marks_the_panel_and_the_step_words_fit_two_lines() -> None:
+    m = position(lambda st: st.phase == "reinforce" and st.current == 0 and st.hand_size(0) < 3)
+    shell, page, _ = opened(m)
+    trees = render_all(shell)
+    marks = now_marks(trees)
+    assert len(marks["next"]) == 1 and len(marks.get("result", [])) <= 1
+    assert "Click your territories" in text(trees["wc-panel"])  # a mouse here; "Tap" on touch
+    shell.host.touch = True
+    assert "Tap your territories" in text(render_all(shell)["wc-panel"])
+    # two lines of the phone's status bar hold about 70 characters with the step number
+    longest = max((n for n in RULES.names), key=len)
+    page.src = RULES.names.index(longest)
+    for prompt in (page.prompt(shell.session.view()),):
+        assert len(prompt) <= 70, prompt
+
+
+def test_the_choose_list_follows_the_current_choice() -> None:
+    m = position(ann_attacking)
+    shell, page, _ = opened(m)
+    st = shell.session.match.state
+    src, enemy, _ = strong_source(st)
+    first = find(render_all(shell)["wc-choose"], "#wc-choose-t")
+    assert first.props["value"] == first.children[0].attrs["value"]  # the list's first, not a stale one
+    assert first.attrs["data-map"] == "wc-map"  # the map's zoom and focus set it too (mapboard.js)
+    page.pick(src)
+    page.pick(enemy)
+    assert find(render_all(shell)["wc-choose"], "#wc-choose-t").props["value"] == str(enemy)
+
+
+def test_map_odds_cover_no_troop_badge() -> None:
+    from world import BADGE_R, ODDS_HALF
+
+    m = position(ann_attacking)
+    shell, page, _ = opened(m)
+    st = shell.session.match.state
+    src, _, _ = strong_source(st)
+    page.pick(src)
+    marks = render_all(shell)["wc-marks"]
+    badges = [(float(c.attrs["cx"]), float(c.attrs["cy"])) for c in find_all(marks, "circle")]
+    covered = 0
+    for t in find_all(marks, "text.wc-map-odds"):
+        x, y = float(t.attrs["x"]), float(t.attrs["y"])
+        covered += any(abs(bx - x) <= ODDS_HALF[0] + BADGE_R and abs(by - y) <= ODDS_HALF[1] + BADGE_R
+                       for bx, by in badges)
+    assert covered == 0
+
+
+def test_the_random_deal_is_the_set_up_forms_default() -> None:
+    """Issue 41: a quick game deals the territories at random; claiming them one by one stays
+    an option (the box cleared)."""
+    import re
+    from pathlib import Path
+
+    html = (Path(__file__).parent.parent / "site/templates/games/world.html").read_text(encoding="utf-8")
+    box = re.search(r'<input type="checkbox" id="wc-deal"[^>]*>', html)
+    assert box is not None and " checked" in box.group(0)
+    assert started(deal="on")[0].session.match.options.get("deal") is True
+    assert "deal" not in started()[0].session.match.options  # cleared: claimed one by one

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from duel_desk import DuelDesk, wire_duel_desk
@@ -114,6 +114,21 @@ def parse_draft(raw: str | None, slot: str | None, steps: int, games: int, size:
     if isinstance(p, list):
         picked.update(t for t in p if isinstance(t, int) and not isinstance(t, bool) and 0 <= t < size)
     return draft, picked
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """``node`` and every element under it."""
+    yield node
+    for c in node.children:
+        if not isinstance(c, str):
+            yield from walk(c)
+
+
+def unmark(node: Node) -> Node:
+    """``node`` with no ``data-now`` mark in it: the page marks one result (issue 41)."""
+    for n in walk(node):
+        n.attrs.pop("data-now", None)
+    return node
 
 
 def slice_path(a0: float, a1: float) -> str:
@@ -795,24 +810,67 @@ class MetagamePage(GamePage):
         assert s is not None
         self.start_spin_animation()
         state = s.shown_state()
+        side = h(
+            "div",
+            self.render_last_pick(),
+            unmark(self.shell.render_result()),  # the spin, the duel's result, a step (item 10)
+            self.render_my_duel(view),
+            self.render_actions(view),
+            self.render_choose(state, view),
+            self.render_invasion(state, view),  # the duel's choice is with the drawn game in it
+            self.render_players(view),
+            self.render_final(view),
+            id="mg-side-inner",
+        )
+        self.mark_now(side, view)
         return {
             "mg-marks": self.render_marks(view),
-            "mg-side": h(
-                "div",
-                self.render_last_pick(),
-                self.shell.render_result(),  # the spin, the duel's result, a step (item 10)
-                self.duel_desk.render(view),
-                self.render_my_duel(view),
-                self.render_actions(view),
-                self.render_choose(state, view),
-                self.render_invasion(state, view),
-                self.render_players(view),
-                self.render_final(view),
-                id="mg-side-inner",
-            ),
+            "mg-side": side,
             "mg-host-tools": self.render_tools(state),
             "mg-spins": self.render_spins(),
         }
+
+    def mark_now(self, side: Node, view: Mapping[str, Any]) -> None:
+        """Issue 41: the newest result (``data-now="result"``) and the next decision
+        (``"next"``), at most one of each, for the shell to bring into view after a tap.
+
+        The result: the drawn game while the wheel's result stands (the spin, a re-spin
+        choice, the duel), else "What just happened". The next decision: the duel's choice
+        (play here, live or by link) with the winner buttons, the Spin button, the re-spin
+        buttons, the slices' form, the list of the map's choices, the final standings."""
+        ids = {n.attrs.get("id"): n for n in walk(side)}
+
+        def mark(kind: str, *choices: str) -> None:
+            for c in choices:
+                node = ids.get(c)
+                if node is not None and "hidden" not in node.attrs:
+                    node.attrs["data-now"] = kind
+                    return
+
+        inv, ph = view["invasion"], view["phase"]
+        spun = bool(inv and inv["spins"]) and ph in ("respin_a", "respin_d", "duel")
+        mark("result", *(("mg-result-text",) if spun or self.spinning() else ()), "shell-result-inner")
+        s = self.shell.session
+        if s is None or s.viewing is not None:
+            return
+        if view["outcome"] is not None:
+            mark("next", "mg-final")
+        elif self.spinning():
+            mark("next", "mg-wheel-box")
+        elif ids.get("mg-waiting") is not None or ids.get("mg-confirm") is not None:
+            mark("next", "mg-actions")
+        elif ph == "duel":
+            mark("next", "mg-decide", "mg-my-duel-box")
+        elif ph in ("slices_a", "slices_d"):
+            mark("next", "mg-slice-form", "mg-held")
+        elif ph == "spin":
+            # the Spin button: spinning with a word said aloud is the other way, its form under
+            # it (as a whole 440 px at 360x740, taller than the sheet's room with the result)
+            mark("next", "mg-spin", "mg-actions")
+        elif ph in ("respin_a", "respin_d", "sacrifice", "block"):
+            mark("next", "mg-actions")
+        else:
+            mark("next", "mg-choose", "mg-actions")
 
     def button(
         self, label: str, action: Any, secondary: bool = False, disabled: bool = False, id: str | None = None
@@ -971,7 +1029,7 @@ class MetagamePage(GamePage):
         kids.append(h("div",
                       self.button(f"{a} (attacker) won", Duel("a"), id="mg-won-a"),
                       self.button(f"{d} (defender) won", Duel("d"), id="mg-won-d"),
-                      cls="mg-actions mg-result-actions"))
+                      cls="mg-actions mg-result-actions", id="mg-winners"))
         return kids
 
     def render_choose(self, state: Any, view: Mapping[str, Any]) -> Node:
@@ -1020,7 +1078,7 @@ class MetagamePage(GamePage):
         # the wheel right under the heading, near Spin: in view when the host spins (item 8)
         if inv["wheel"]:
             kids.extend(self.render_wheel(view))
-        kids.append(h("ul", *[h("li", line) for line in inv["explain"]], cls="mg-numbers"))
+        numbers = h("ul", *[h("li", line) for line in self.explain(inv)], cls="mg-numbers", id="mg-numbers")
         names = [g.get("title") or g["name"] for g in view["games"]]
         for side, who in (("a", a), ("d", d)):
             alloc = inv["slices"][side]
@@ -1028,6 +1086,9 @@ class MetagamePage(GamePage):
                 kids.append(h("p", f"{who} assigned: " + ", ".join(f"{names[g]} {n}" for g, n in alloc), cls="mg-msg"))
         if view["phase"] in ("slices_a", "slices_d") and not s.locked():
             kids.append(self.render_slice_editor(state, view))
+        # under the form (issue 41: eight lines of numbers stood between the invasion's heading
+        # and the form the person fills in, pushing it off a phone's screen)
+        kids.append(numbers)
         held = sorted(getattr(s, "held", ()))
         if held and view["phase"] == "slices_a":
             names_held = " and ".join(pl[i]["name"] for i in held if 0 <= i < len(pl))
@@ -1037,6 +1098,19 @@ class MetagamePage(GamePage):
                           + f"The wheel is drawn once {a} has assigned too (M9).", cls="mg-msg ok", id="mg-held",
                           role="status"))
         return h("div", *kids, id="mg-invasion")
+
+    @staticmethod
+    def explain(inv: Mapping[str, Any]) -> list[str]:
+        """The engine's lines of the invasion's numbers, with ``m`` said in words before the
+        first formula that uses it (issue 41: the panel showed "ZA = m x nA" and never said
+        what m is)."""
+        lines = list(inv["explain"])
+        m = inv["numbers"]["m"]
+        words = (f"m = {m}: the target is {'' if m == 2 else 'not '}the defender's capital "
+                 "(m is 2 for a capital, else 1), and the slices and caps are multiplied by it (M6)")
+        at = next((i for i, line in enumerate(lines) if " m x " in line or "= m x" in line), len(lines))
+        lines.insert(at, words)
+        return lines
 
     def render_slice_editor(self, state: Any, view: Mapping[str, Any]) -> Node:
         rep = slice_report(state, self.draft, self.slice_side())
@@ -1185,9 +1259,18 @@ class MetagamePage(GamePage):
                         f"slice {sp['slice'] + 1} of {inv['numbers']['X']}", cls="mg-result-label"),
               self.render_word_used(),
               id="mg-result-text", role="status"),
-            *self.winner_buttons(view),
+            self.render_decide(view),
             id="mg-result", cls="mg-result",
         )
+
+    def render_decide(self, view: Mapping[str, Any]) -> Node | None:
+        """The duel's next decision under the drawn game, in one box the shell brings into
+        view (issue 41): how the duel is played (here, live, by link; it stood above the
+        wheel, off the screen after a spin) and, for a duel played elsewhere, its winner."""
+        kids = [self.duel_desk.render(view) if view["phase"] == "duel" else None, *self.winner_buttons(view)]
+        if not any(k is not None for k in kids):
+            return None
+        return h("div", *kids, id="mg-decide", cls="mg-decide")
 
     def render_word_used(self) -> Node | None:
         """The word a player said, large beside the result (the audience sees it used)."""

@@ -63,6 +63,34 @@ def ink_on(colour: str) -> str:
     return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
 
 
+#: a map odds label's half width and half height (10 px text, "87.7%"), and a badge's radius
+ODDS_HALF = (15.0, 6.0)
+BADGE_R = 9.0
+#: where an odds label may go around its territory's badge: below, right, left, further below, above
+ODDS_SPOTS = ((0.0, 16.0), (26.0, 0.0), (-26.0, 0.0), (0.0, 28.0), (0.0, -16.0))
+
+
+def odds_spot(x: float, y: float, badges: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """A spot for an odds label beside the badge at (``x``, ``y``) that covers no troop badge
+    (issue 41: "87.7%" was drawn over a neighbour's badge); below it if none is free."""
+    hw, hh = ODDS_HALF
+    for dx, dy in ODDS_SPOTS:
+        cx, cy = x + dx, y + dy
+        if all(abs(bx - cx) > hw + BADGE_R or abs(by - cy) > hh + BADGE_R for bx, by in badges):
+            return cx, cy
+    return x, y + ODDS_SPOTS[0][1]
+
+
+def unmark(node: Node) -> Node:
+    """``node`` with no ``data-now`` mark in it (issue 41: the page marks the newest result
+    once; the shell's box it wraps may carry its own)."""
+    node.attrs.pop("data-now", None)
+    for c in node.children:
+        if not isinstance(c, str):
+            unmark(c)
+    return node
+
+
 def parse_int(raw: Any, default: int) -> int:
     try:
         return int(str(raw).strip())
@@ -366,26 +394,26 @@ class WorldPage(GamePage):
         state = s.match.state
         who = self.name(seat)
         ph = state.phase
+        # short: the phone's status bar shows two lines at 360 px (issue 41: "…or one of
+        # yours to mo…" was cut at its third line); the panel under the map says the rest
         if ph == "claim":
-            return f"{who}: claim an empty territory (W3). {state.reserve[seat]} troops left to place."
+            return f"{who}: claim an empty territory (W3), {state.reserve[seat]} troops left."
         if ph == "setup":
-            return f"{who}: place a troop on one of your territories (W3). {state.reserve[seat]} left."
+            return f"{who}: place a troop on one of yours (W3), {state.reserve[seat]} left."
         if ph == "reinforce":
             if view["must_trade"]:
-                return f"{who}: you hold {state.hand_size(seat)} cards: trade a set for {view['next_trade_value']} troops first (W5)."
-            n = self.place_count(state)
-            return f"{who}: place {plural(state.pool, 'troop')} (W4): pick your territory to put {n} there."
+                return f"{who}: trade a set of cards first (W5)."
+            return f"{who}: place {plural(state.pool, 'troop')} on yours (W4)."
         if ph == "attack":
             if self.src is None:
-                return f"{who}: pick your territory to attack or move from, or end the turn (W6–W8)."
+                return f"{who}: pick your territory to attack from, or end the turn (W6)."
             if self.dst is None:
-                return (f"{who}: from {RULES.names[self.src]}, pick a territory to attack (odds shown) "
-                        "or one of yours to move troops to.")
+                return f"{who}: pick a neighbour of {RULES.names[self.src]} to attack or move to."
             if state.owner[self.dst] == seat:
-                return f"{who}: move troops from {RULES.names[self.src]} to {RULES.names[self.dst]}; this ends the turn (W8)."
-            return f"{who}: attack {RULES.names[self.dst]} from {RULES.names[self.src]}: roll once, or attack until done."
+                return f"{who}: move troops to {RULES.names[self.dst]}; it ends the turn (W8)."
+            return f"{who}: attack {RULES.names[self.dst]}: roll, or attack until done (W6)."
         if ph == "defend":
-            return f"{who}: choose how many dice defend {RULES.names[state.battle.dst]} (W6)."
+            return f"{who}: choose your dice to defend {RULES.names[state.battle.dst]} (W6)."
         return str(view["phase_text"])
 
     # -- rendering ------------------------------------------------------------------------------
@@ -414,17 +442,22 @@ class WorldPage(GamePage):
         if out is not None:
             w = out["winners"][0] if out.get("winners") else None
             # the result first, then what the last step did: on a phone both on the first screen
-            return h("div", h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win", id="wc-win"), result,
+            unmark(result)
+            return h("div", h("p", f"{self.name(w)} holds the world and wins (W7).", cls="wc-win", id="wc-win",
+                              data_now="result"), result,
                      id="wc-panel-inner", cls="wc-panel is-over", data_act="over", data_step=str(len(s.match.log)))
         seat = self.acting_person()
         if seat is None or s.viewing is not None:
             return h("div", result, h("p", str(view["phase_text"]), cls="muted"), id="wc-panel-inner", cls="wc-panel",
                      data_act="wait", data_step=str(len(s.match.log)))
         ph = state.phase
+        # issue 41: what the last step did (the roll's dice) first, the step's controls right
+        # under it, each marked for the shell to bring into view after a tap
         body: list[Node | None] = [result]
         if ph in ("claim", "setup"):
-            body.append(h("p", f"{state.reserve[seat]} of your start troops are left to place; "
-                               "each seat places one at a time (W3).", cls="muted"))
+            body.append(h("p", f"{self.verb()} {'an empty territory' if ph == 'claim' else 'one of yours'} on the map "
+                               f"or in the list. {state.reserve[seat]} of your start troops are left to place; "
+                               "each seat places one at a time (W3).", id="wc-place-note", data_now="next"))
         elif ph == "reinforce":
             body.append(self.render_reinforce(view, state))
         elif ph == "attack":
@@ -433,14 +466,21 @@ class WorldPage(GamePage):
             body.append(self.render_defend(state))
         return h("div", *body, id="wc-panel-inner", cls="wc-panel", data_act=ph, data_step=str(len(s.match.log)))
 
+    def verb(self) -> str:
+        """"Tap" on a touch screen, "Click" with a mouse (issue 41)."""
+        return "Tap" if getattr(self.shell.host, "touch", False) else "Click"
+
     def render_result(self, view: Mapping[str, Any]) -> Node:
         """What the last action did, at the top of the panel where the person acts (issue 21,
         items 1 and 10): the shell's words, and the dice when a roll is among them."""
-        box = self.shell.render_result()
+        box = unmark(self.shell.render_result())
         lines, _ = self.shell.result_lines()
-        if "hidden" in box.attrs or view["last_roll"] is None or not any(x["chance"] for x in lines):
+        if "hidden" in box.attrs:
             return box
-        return h("div", box, self.render_dice(view, "wc-here"), id="wc-result", cls="wc-result")
+        if view["last_roll"] is None or not any(x["chance"] for x in lines):
+            box.attrs["data-now"] = "result"
+            return box
+        return h("div", self.render_dice(view, "wc-here"), box, id="wc-result", cls="wc-result", data_now="result")
 
     def trade_offer(self, view: Mapping[str, Any]) -> Node | None:
         """The sets the person may trade now, offered in the placing panel itself (item 1): the
@@ -465,13 +505,13 @@ class WorldPage(GamePage):
     def render_reinforce(self, view: Mapping[str, Any], state: Any) -> Node:
         if view["must_trade"]:
             return h("div", h("p", f"You hold {plural(state.hand_size(state.current), 'card')}: trade a set first (W5).",
-                              cls="wc-must"), self.trade_offer(view))
+                              cls="wc-must"), self.trade_offer(view), data_now="next")
         pool = state.pool
         n = self.place_count(state)
         return h(
             "div",
-            h("p", f"{plural(pool, 'troop')} to place. Pick your territories on the map or in the list.",
-              id="wc-pool"),
+            h("p", f"{plural(pool, 'troop')} to place. {self.verb()} your territories on the map or pick them "
+                   "in the list.", id="wc-pool"),
             self.trade_offer(view),
             h("p",
               h("label", "Troops per pick ", for_="wc-place-n"),
@@ -482,6 +522,7 @@ class WorldPage(GamePage):
               h("button", "One", type="button", cls="small secondary", id="wc-place-one",
                 on_click=lambda ev: self.set_place("1")),
               cls="wc-row"),
+            data_now="next",
         )
 
     @staticmethod
@@ -501,25 +542,29 @@ class WorldPage(GamePage):
         )
 
     def render_attack(self, state: Any) -> Node:
+        """The source with Cancel and End the turn in one row at the top (issue 41: End the
+        turn was under the battle and the targets, 1,171 px down a phone's sheet), then the
+        battle, the move or the targets."""
         end = h("button", "End the turn", type="button", id="wc-end", cls="secondary",
                 on_click=lambda ev: self.end_turn())
         if self.src is None:
-            return h("div", h("p", "Pick one of your territories with 2 or more troops.", cls="muted"),
-                     h("p", end, cls="wc-row"))
+            return h("div", h("p", f"{self.verb()} one of your territories with 2 or more troops to attack or move "
+                                   "from.", cls="muted"),
+                     h("p", end, cls="wc-row"), id="wc-attack-start", data_now="next")
         src = self.src
-        kids: list[Node | None] = [
-            h("p", h("strong", RULES.names[src]), f": {plural(state.troops[src], 'troop')}. ",
-              h("button", "Cancel", type="button", cls="small secondary", id="wc-cancel",
-                on_click=lambda ev: self.cancel())),
-        ]
+        head = h("p", h("strong", RULES.names[src]), f": {plural(state.troops[src], 'troop')}. ",
+                 h("button", "Cancel", type="button", cls="small secondary", id="wc-cancel",
+                   on_click=lambda ev: self.cancel()),
+                 end, cls="wc-row wc-attack-head", id="wc-attack-head")
+        kids: list[Node | None] = [head]
         if self.dst is None:
+            head.attrs["data-now"] = "next"
             kids.append(self.render_targets(state))
         elif state.owner[self.dst] == state.current:
             kids.append(self.render_fortify(state))
         else:
             kids.append(self.render_battle(state))
             kids.append(self.render_targets(state))
-        kids.append(h("p", end, cls="wc-row"))
         return h("div", *kids)
 
     def render_targets(self, state: Any) -> Node:
@@ -582,20 +627,26 @@ class WorldPage(GamePage):
         part = world_odds.battle_odds(a, d, until)
         return h(
             "div",
-            h("h3", f"Attack {RULES.names[dst]} ({self.name(state.owner[dst])}, {plural(d, 'troop')})"),
+            h("div",
+              h("h3", f"Attack {RULES.names[dst]} ({self.name(state.owner[dst])}, {plural(d, 'troop')})"),
+              h("p", h("button", "Attack until done", type="button", id="wc-blitz",
+                       on_click=lambda ev: self.blitz(1)),
+                " take it: ", h("strong", pct(full.win), id="wc-blitz-odds"), cls="wc-row"),
+              # on a phone the troops to move in are said by their stepper just below, not here
+              # too: the roll's line stays one line (issue 41, world.css)
+              h("p", h("button", f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="button", id="wc-roll",
+                       on_click=lambda ev: self.roll()),
+                h("span", f" {who_defends}", h("span", f"; {move} would move in (W6)", cls="wc-roll-move"), "."),
+                cls="wc-row"),
+              id="wc-battle-go", cls="wc-battle-go", data_now="next"),
             h("div",
               h("span", "Dice ", cls="wc-lab"), *dice_buttons,
-              h("label", " Move in on a win ", for_="wc-move"),
+              h("label", " Move in", h("span", " on a win", cls="wc-wide"), " ", for_="wc-move"),
               self.stepper(h("input", type="number", id="wc-move", min=str(dice), max=str(a - 1), value=str(move),
                               cls="wc-num", on_change=lambda ev: self.set_move(ev.value)),
                             move, dice, a - 1, self.set_move, "Troops to move in"),
               cls="wc-row"),
-            h("p", h("button", f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="button", id="wc-roll",
-                     on_click=lambda ev: self.roll()),
-              f" {who_defends}; {move} would move in (W6).", cls="wc-row"),
             h("ul", *lines, cls="wc-rollodds", id="wc-rollodds", aria_label="Odds of this roll"),
-            h("p", h("button", "Attack until done", type="button", id="wc-blitz", on_click=lambda ev: self.blitz(1)),
-              " take it: ", h("strong", pct(full.win), id="wc-blitz-odds"), cls="wc-row"),
             h("p", f"On average you lose {float(full.expected_attacker_losses):.1f} and they lose "
                    f"{float(full.expected_defender_losses):.1f}.", cls="muted"),
             h("p",
@@ -626,7 +677,7 @@ class WorldPage(GamePage):
                 on_click=lambda ev: self.fortify()),
               cls="wc-row"),
             h("p", "One move a turn, between neighbours, leaving at least 1 behind (W8).", cls="muted"),
-            cls="wc-fortify-box",
+            cls="wc-fortify-box", id="wc-fortify-box", data_now="next",
         )
 
     def render_defend(self, state: Any) -> Node:
@@ -642,7 +693,7 @@ class WorldPage(GamePage):
         return h("div",
                  h("h3", f"{self.name(state.current)} attacks {RULES.names[b.dst]} from {RULES.names[b.src]} "
                          f"with {dice} {'die' if dice == 1 else 'dice'}"),
-                 *rows)
+                 *rows, id="wc-defend", data_now="next")
 
     def render_choose(self, state: Any) -> Node:
         """The map's choices as a list too: for the keyboard, screen readers and small screens."""
@@ -655,10 +706,15 @@ class WorldPage(GamePage):
             who = "empty" if owner < 0 else ("yours" if owner == state.current else self.name(owner))
             opts.append((RULES.names[t], t, f"{RULES.names[t]} ({who}, {state.troops[t]})"))
         opts.sort()
+        # the list follows the current choice (issue 41: it kept "Afghanistan" from an earlier
+        # step while the map was on Alaska): the target picked, else the list's first; a
+        # territory zoomed in on or focused on the map is set by mapboard.js (data-map)
+        now = self.dst if self.dst in choices else opts[0][1]
         return h(
             "form",
             h("label", "Choose", for_="wc-choose-t"),
-            h("select", *[h("option", label, value=str(t)) for _, t, label in opts], id="wc-choose-t", name="t"),
+            h("select", *[h("option", label, value=str(t)) for _, t, label in opts], id="wc-choose-t", name="t",
+              value=str(now), data_map="wc-map"),
             h("button", "OK", type="submit", cls="small", id="wc-choose-go"),
             id="wc-choose-form", cls="wc-choose",
             on_submit=lambda ev: self.chose(ev.fields.get("t", "")),
@@ -856,12 +912,14 @@ class WorldPage(GamePage):
                             data_t=str(t)))
         if self.src is not None and self.acting_person() is not None and state.phase == "attack":
             a = state.troops[self.src]
+            badges = [(lx, ly + 12) for t, (lx, ly) in self.labels.items() if state.owner[t] >= 0]
             for d in self.enemy_targets(state, self.src):
                 at = self.labels.get(d)
                 if at is None:
                     continue
                 p = world_odds.battle_odds(a, state.troops[d], 1).win
-                odds.append(svg("text", pct(p), x=f"{at[0]:.1f}", y=f"{at[1] + 27:.1f}", cls="wc-map-odds",
+                ox, oy = odds_spot(at[0], at[1] + 12, badges)
+                odds.append(svg("text", pct(p), x=f"{ox:.1f}", y=f"{oy:.1f}", cls="wc-map-odds",
                                 data_odds=str(d)))
         return svg("g", svg("g", *lines), svg("g", *kids), svg("g", *odds), id="wc-marks-inner")
 

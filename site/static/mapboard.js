@@ -45,6 +45,20 @@ for (const svg of document.querySelectorAll("svg[data-pick-board]")) {
       hint.textContent = `Zoomed in on ${ev.detail}: tap it again to choose it.`;
     });
   }
+  // the page's Choose list (select[data-map="<the map's id>"]) follows the territory zoomed in
+  // on or focused on the map, when it is one of the list's choices (issue 41: the list kept
+  // "Afghanistan" while the map was zoomed in on Alaska)
+  const follow = (el) => {
+    const list = svg.id && document.querySelector(`select[data-map="${svg.id}"]`);
+    if (!list || !el || el.dataset.index === undefined) return;
+    if ([...list.options].some((o) => o.value === el.dataset.index)) list.value = el.dataset.index;
+  };
+  svg.addEventListener("map-zoomed", (ev) => {
+    follow([...svg.querySelectorAll(".territory")].find((t) => (t.dataset.name || t.dataset.id) === ev.detail));
+  });
+  svg.addEventListener("focusin", (ev) => {
+    if (ev.target.classList && ev.target.classList.contains("territory")) follow(ev.target);
+  });
 }
 
 // a phone: when the game shows, its play screen (status bar, map, controls) fills the view

@@ -442,7 +442,15 @@ def test_keyboard_invasion_within_40_keys(open_page) -> None:
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, box  # scrolled into view
     result = page.locator("#mg-result .mg-result-game")
     assert result.is_visible() and result.inner_text() in page.inner_text(".mg-drawn")
-    assert float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 28  # large
+    # on a phone the name is on the result's first line, after "The wheel drew", in larger
+    # type than the words around it (issue 41: a line of its own pushed the duel's choice off
+    # the screen)
+    size = float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+    label = page.locator("#mg-result-text > .mg-result-label").first
+    assert size >= 17 and size >= 1.2 * float(label.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+    name_box, label_box = result.bounding_box(), label.bounding_box()
+    assert name_box is not None and label_box is not None
+    assert name_box["y"] < label_box["y"] + label_box["height"], (name_box, label_box)  # the same first line
     # every label on the wheel reads upright where it came to rest (its angle on screen)
     angles = page.evaluate(
         "[...document.querySelectorAll('#mg-spinner text')].map(t => { const m = t.getScreenCTM();"

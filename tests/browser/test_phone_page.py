@@ -124,7 +124,8 @@ class Taps:
             selector,
         )
         assert box is not None, f"no {selector}"
-        assert box["top"] >= 0 and box["bottom"] <= box["clip"], f"{selector} is off screen: {box}"
+        # (a pixel's leeway: a scroll to a fractional place leaves a control's edge 0.5 px out)
+        assert box["top"] >= -1 and box["bottom"] <= box["clip"] + 1, f"{selector} is off screen: {box}"
         assert box["free"], f"{selector} is covered where it is tapped: {box}"
         assert box["w"] >= MIN and box["h"] >= MIN, f"{selector} is {box['w']:.0f}x{box['h']:.0f} px"
         self.sizes.append((selector, box["w"], box["h"]))
