@@ -205,11 +205,16 @@ ENGLISH_ONLY = 20
 OVERRIDES_FILE = ROOT / "tools" / "question_overrides.json"
 
 
+@functools.cache
+def override_rows() -> tuple[dict[str, Any], ...]:
+    """The overrides file's entries, read once (the currency check asks per country)."""
+    return tuple(json.loads(OVERRIDES_FILE.read_text(encoding="utf-8"))["overrides"])
+
+
 def overrides(what: str) -> dict[str, Any]:
     """The overrides of one kind, by place: an override stands in for both sources of its
     fact (it names its own, with the date it became true)."""
-    rows = json.loads(OVERRIDES_FILE.read_text(encoding="utf-8"))["overrides"]
-    return {r["place"]: r["value"] for r in rows if r["what"] == what}
+    return {r["place"]: r["value"] for r in override_rows() if r["what"] == what}
 
 
 OBSOLETE = {"AN", "CS", "AQ", "BV", "HM", "UM", "TF", "GS", "IO"}
@@ -1560,7 +1565,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     made = build(report)
     data = dumps(made)
     print(f"Overrides applied ({OVERRIDES_FILE.relative_to(ROOT)}): newer than both sources, or contested:")
-    for o in json.loads(OVERRIDES_FILE.read_text(encoding="utf-8"))["overrides"]:
+    for o in override_rows():
         print(f"    {o['what']}: {o['place']} {o['value']} (since {o['since'] or 'always'}; {o['source']})")
     print("Quality report (kept, and dropped by reason; '(fact)' counts facts the sources do not both confirm):")
     print("\n".join(report.lines()))
