@@ -118,16 +118,31 @@ def start(page: Page, base: str, gid: str, fields: dict[str, str]) -> None:
 
 def undo(page: Page) -> None:
     """Undo once no computer is thinking, and the step count goes down (a computer's reply
-    is taken back with it)."""
+    is taken back with it).
+
+    The count is watched by a MutationObserver on the status bar, not only polled: in a
+    Short Campaign the game goes on by itself after the Undo (a computer answers, a
+    person's clock runs out), and a slow engine's polls may come only after it has."""
     page.wait("() => { const b = document.getElementById('shell-undo');"
               " return b && !b.disabled && !document.getElementById('shell-thinking'); }", what="Undo")
     before = step_no(page)
-    page.click("#shell-undo")
-    page.wait(
-        "(n) => { const e = document.querySelector('#shell-bar .shell-stepno');"
-        " const m = e && /Step (\\d+)/.exec(e.textContent); return m && +m[1] < n; }",
-        before, what=f"a step before {before}",
+    page.evaluate(
+        """(n) => {
+            window.cqLowestStep = n;
+            const bar = document.getElementById('shell-bar');
+            const read = () => {
+                const e = bar.querySelector('.shell-stepno');
+                const m = e && /Step (\\d+)/.exec(e.textContent);
+                if (m && +m[1] < window.cqLowestStep) window.cqLowestStep = +m[1];
+            };
+            if (window.cqStepWatch) window.cqStepWatch.disconnect();
+            window.cqStepWatch = new MutationObserver(read);
+            window.cqStepWatch.observe(bar, {subtree: true, childList: true, characterData: true});
+        }""",
+        before,
     )
+    page.click("#shell-undo")
+    page.wait("(n) => window.cqLowestStep < n", before, what=f"a step before {before}")
 
 
 def clean(page: Page) -> None:
