@@ -154,7 +154,7 @@ def make_input(gid: str, saves: list[dict[str, Any]], pool: list[str], keys: lis
 
 
 def page_path(url: str) -> tuple[str, str]:
-    """What a game page does with the URL (site/py/shell_browser.py open_fragment)."""
+    """What a game page does with the URL (site/py/browser_open.py Opener.open_fragment)."""
     fragment = "#" + url.split("#", 1)[1] if "#" in url else ""
     if len(fragment) <= 1:
         return "none", ""

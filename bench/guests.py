@@ -621,7 +621,7 @@ def metagame_action(host: Any) -> str | None:
     """The first legal action of the console's game now (its save, replayed)."""
     from conquest.games.metagame import GAME
     from conquest.session import replay
-    from tests.browser.test_live_page import host_save
+    from tests.browser.live_kit import host_save
 
     state = replay(host_save(host)).states[-1]
     acts = GAME.legal_actions(state)

@@ -67,7 +67,7 @@ def play(page_class: Any, options: dict[str, Any], seed: int, stop: Any, max_ste
     while game.outcome(s.match.state) is None and not stop(s.match.state, marks, presses) and steps < max_steps:
         seat = s.needs_handover()
         if seat is not None:
-            shell.ready(seat)
+            shell.handover.ready(seat)
             presses += 1
             continue
         state = s.match.state

@@ -557,6 +557,14 @@ class Game(ABC, Generic[S, A]):
         """
         return text
 
+    def secret_result(self, text: str) -> str | None:
+        """Words for a chance result whose value not everyone may see (W5: "a card"), said
+        instead of it where its state is not at hand to judge who may (the chance results an
+        undo took back, kept on record for everyone, issue 42); None for one anyone may see.
+        ``text`` is the result's log text or its redaction (:meth:`redact_text`): both answer
+        alike. Default: None, every result is public."""
+        return None
+
     def bot_levels(self) -> dict[str, Callable[[Any], Any]]:
         """The game's own computer players, weakest first: ``{level name: factory(rng) -> Bot}``.
 

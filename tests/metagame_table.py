@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from live_kit import Wire, WireDevice, attrs, seat_wire, text_of
 from metagame import MetagamePage
 from page_host import make_page, render_all
-from test_remote import Wire, WireDevice, attrs, text_of
 from ui import fire
 
 from conquest.bots.metagame_greedy import GreedyMetagameBot
@@ -66,15 +66,11 @@ def campaign(players: int) -> tuple[Any, Any, Any]:
     return shell, page, host
 
 
-def seat_devices(shell: Any, host: Any, players: int) -> tuple[Wire, dict[int, WireDevice]]:
-    w = Wire(shell, host, MetagamePage)
-    devices: dict[int, WireDevice] = {}
-    for i in range(players):
-        d = w.join(NAMES[i].lower())
-        key, _ = d.find("live-panel", lambda k, n, i=i: k.endswith("/click") and attrs(n).get("data-take") == str(i))
-        w.send(d.peer, {"t": "ev", "k": key, "type": "click"})
-        devices[i] = d
-    return w, devices
+def seat_devices(shell: Any, host: Any, players: int | tuple[int, ...]) -> tuple[Wire, dict[int, WireDevice]]:
+    """A live table of the campaign; each seat (the first ``players``, or those named) taken
+    by its player's device (its peer: the player's name in lower case)."""
+    seats = range(players) if isinstance(players, int) else players
+    return seat_wire(shell, host, MetagamePage, {i: NAMES[i].lower() for i in seats})
 
 
 class Player:

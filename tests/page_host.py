@@ -18,6 +18,7 @@ for sub in ("site/py", "site/games"):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+from duel_desk import duel_next  # noqa: E402
 from shell import GamePage, Shell  # noqa: E402
 from ui import Node  # noqa: E402
 
@@ -108,9 +109,11 @@ class FakeHost:
 
 
 def make_page(page_class: type[GamePage], host: FakeHost | None = None) -> tuple[Shell, GamePage, FakeHost]:
-    """A page on the shell with a fake host, as ``shell_browser.Runner`` makes it."""
+    """A page on the shell with a fake host, as ``shell_browser.Runner`` makes it (a campaign's
+    duel ends with its own next step, ``duel_desk.duel_next``)."""
     host = host or FakeHost()
     shell = Shell(get_game(page_class.game_id), host)
+    shell.next_steps.append(duel_next)
     page = page_class(shell)
     shell.page = page
     return shell, page, host
@@ -130,7 +133,7 @@ def render_all(shell: Shell) -> dict[str, Node]:
     out["shell-viewing"] = shell.render_viewing()
     out["shell-handover"] = shell.render_handover()
     out["shell-log-box"] = shell.render_log()
-    out["shell-links"] = shell.render_links("http://127.0.0.1:8000/play/x/")
+    out["shell-links"] = shell.links.render("http://127.0.0.1:8000/play/x/")
     out["shell-chart"] = shell.render_chart()
     out["shell-toast"] = shell.render_message()
     return {cid: shell.isolated(tree) for cid, tree in out.items()}  # as ``Runner.mount`` does

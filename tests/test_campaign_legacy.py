@@ -190,3 +190,134 @@ def test_app_zip_leaves_the_earlier_editions_out_and_the_site_serves_them() -> N
     assert "conquest/data/campaign_questions.json" in names
     assert not any("legacy" in n for n in names)
     assert set(runtime.lazy_files()) == {"py/lazy/campaign_questions.json"}
+
+
+# -- the page's fetch of the earlier editions: asynchronous (issue 42) -------------------------
+class HeldFetch:
+    """A page's fetch of a data file that answers when the test says (``lazy_data.Start``)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.pending: list[tuple[str, object, object]] = []
+
+    def __call__(self, rel: str, done, failed) -> None:  # noqa: ANN001 - lazy_data.Start
+        self.asked.append(rel)
+        self.pending.append((rel, done, failed))
+
+    def answer(self) -> None:
+        src = (ROOT / "conquest" / "data" / "legacy" / "campaign_questions.json").read_bytes()
+        for _rel, done, _failed in self.pending:
+            done(src)
+        self.pending.clear()
+
+    def fail(self, why: str) -> None:
+        for _rel, _done, failed in self.pending:
+            failed(why)
+        self.pending.clear()
+
+
+@pytest.fixture
+def page_fetch(monkeypatch: pytest.MonkeyPatch, tmp_path):  # noqa: ANN201 - (HeldFetch, lazy_data module)
+    """The page as it boots: the earlier editions not on its disk, fetched through ``lazy_data``."""
+    import lazy_data
+
+    monkeypatch.setattr(questions, "_legacy", None)
+    monkeypatch.setattr(questions, "legacy_error", "")
+    monkeypatch.setattr(catalog, "LAZY_DIR", tmp_path)
+    monkeypatch.setattr(catalog, "_lazy_fetch", None)
+    monkeypatch.setattr(lazy_data, "current", None)
+    held = HeldFetch()
+    lazy_data.install(held)
+    return held, lazy_data
+
+
+def test_an_old_game_opens_after_its_questions_arrive_and_says_they_load_meanwhile(page_fetch) -> None:
+    """The engine never waits on the network: its read refuses while the file is on its way,
+    the opening says so ("loading …") and replays again once it is in."""
+    from page_host import make_page
+    from shell import Opening, check_save
+    from ui import text
+
+    from conquest.savecode import SaveCodeError
+
+    held, lazy_data = page_fetch
+    opening = Opening(old_save())
+    assert opening.advance(1e9, lambda: 0.0) is None
+    assert opening.waiting and held.asked == ["campaign_questions.json"]
+    assert opening.progress() == ("Opening the game: loading the questions of earlier editions of the question "
+                                  "bank from the site…")
+    # the page's toast says it meanwhile (browser_open.Opener shows the progress there)
+    import campaign
+
+    shell, _page, _host = make_page(campaign.CampaignPage)
+    shell.say(opening.progress())
+    assert "loading the questions of earlier editions" in text(shell.render_message())
+    # a check that cannot wait (another tab's game, a file) says it is loading; one request only
+    with pytest.raises(SaveCodeError) as err:
+        check_save(old_save())
+    assert err.value.code == "loading" and "still loading" in err.value.message
+    assert held.asked == ["campaign_questions.json"]
+    resumed: list[bool] = []
+    opening.when_ready(lambda: resumed.append(True))
+    assert resumed == [] and opening.advance(1e9, lambda: 0.0) is None  # nothing to do while it waits
+    held.answer()
+    assert resumed == [True] and not opening.waiting
+    match = None
+    while match is None:
+        match = opening.advance(1e9, lambda: 0.0)
+    out = GAME.outcome(match.state)
+    assert out is not None and out.winners == (2,)
+    assert check_save(old_save()) is not None and held.asked == ["campaign_questions.json"]  # kept, not fetched again
+
+
+@pytest.mark.parametrize("why", [
+    "campaign_questions.json could not be fetched from the site (HTTP 404: the site does not have it)",
+    "campaign_questions.json could not be fetched from the site (TypeError: Failed to fetch); is this device offline?",
+], ids=["404", "offline"])
+def test_an_old_game_whose_questions_cannot_be_fetched_says_why(page_fetch, why: str) -> None:
+    """Offline and never fetched, or a 404: a clear message, code ``data`` (the page keeps the
+    link in the address bar and does not call the slot damaged); the next need fetches again."""
+    from shell import Opening
+
+    from conquest.savecode import SaveCodeError
+
+    held, _lazy_data = page_fetch
+    opening = Opening(old_save())
+    assert opening.advance(1e9, lambda: 0.0) is None and opening.waiting
+    opening.when_ready(lambda: None)
+    held.fail(why)
+    with pytest.raises(SaveCodeError) as err:
+        opening.advance(1e9, lambda: 0.0)
+    assert err.value.code == "data"
+    assert err.value.message.startswith("This game needs the questions of earlier editions of the question bank, "
+                                        "which could not be loaded: ")
+    assert why.rstrip(".") in err.value.message and "Nothing was changed" in err.value.message
+    # a failure is not kept: opening it again fetches again, and then it opens
+    again = Opening(old_save())
+    assert again.advance(1e9, lambda: 0.0) is None and held.asked == ["campaign_questions.json"] * 2
+    held.answer()
+    match = None
+    while match is None:
+        match = again.advance(1e9, lambda: 0.0)
+    assert GAME.outcome(match.state) is not None
+
+
+def test_a_fetch_that_answers_at_once_opens_without_waiting(page_fetch) -> None:
+    """The immediate path (an offline copy reads its own files, a test its disk): no wait."""
+    from shell import Opening
+
+    held, lazy_data = page_fetch
+    src = (ROOT / "conquest" / "data" / "legacy" / "campaign_questions.json").read_bytes()
+    lazy_data.install(lambda rel, done, failed: done(src))
+    opening = Opening(old_save())
+    match = opening.advance(1e9, lambda: 0.0)
+    assert match is not None and not opening.waiting and opening.waits == 0
+    assert GAME.outcome(match.state) is not None and held.asked == []
+
+
+def test_the_page_makes_no_synchronous_request_for_data() -> None:
+    """The page's fetch is ``fetch`` awaited in a task of its own, never a synchronous
+    ``XMLHttpRequest`` (issue 42; the browser test watches the real page too)."""
+    src = (ROOT / "site" / "py" / "frame.py").read_text(encoding="utf-8")
+    assert "XMLHttpRequest" not in src
+    assert "async def fetch_lazy_data" in src and "await js.fetch(url)" in src

@@ -241,7 +241,7 @@ def test_a_game_shows_the_picture_with_the_question_and_again_in_the_reveal(
     monkeypatch.setitem(pool.questions, q.id, dataclasses.replace(q, picture=picture_from_json(FLAG)))
     handover = shell.session.needs_handover()
     if handover is not None:  # three people at one device: the one asked takes it first
-        shell.ready(handover)
+        shell.handover.ready(handover)
     seat = p.answerer()
     assert seat is not None
     p.show_now(seat)
@@ -261,7 +261,7 @@ def test_a_game_shows_the_picture_with_the_question_and_again_in_the_reveal(
         if who is None:
             handover = shell.session.needs_handover()
             assert handover is not None
-            shell.ready(handover)
+            shell.handover.ready(handover)
             continue
         p.show_now(who)
         p.answer(who, "A")

@@ -69,11 +69,13 @@ def test_build_and_frame_share_the_site_data_and_failure_hook(tmp_path: Path) ->
     assert f"window.{ENGINE_FAILED} =" in frame_js
     boot = files[f"py/{PLAY_PREFIX}metagame.py"].decode()
     assert f"js.window.{ENGINE_FAILED}(" in boot and f"import {PLAY_PREFIX}metagame as page" in boot
-    # the shell's containers named in shell_browser.py exist in the shell template (the log's
-    # scroll box is not a container: the shell draws it inside the log, issue 20 item 10)
-    runner = (ROOT / "site" / "py" / "shell_browser.py").read_text(encoding="utf-8")
+    # the shell's containers named in shell_browser.py and its parts (browser_*.py) exist in the
+    # shell template (the log's scroll box is not a container: the shell draws it inside the
+    # log, issue 20 item 10)
+    parts = [ROOT / "site" / "py" / "shell_browser.py", *sorted((ROOT / "site" / "py").glob("browser_*.py"))]
+    runner = "\n".join(path.read_text(encoding="utf-8") for path in parts)
     drawn = {"shell-prompt", "shell-audience", "shell-readonly", "shell-log-scroll", "shell-ready"}  # Ready: the pass screen's
     shell_ids = set(re.findall(r'"(shell-[a-z-]+)"', runner)) - drawn
-    assert 'id="shell-log-scroll"' in (ROOT / "site" / "py" / "shell.py").read_text(encoding="utf-8")
+    assert 'id="shell-log-scroll"' in (ROOT / "site" / "py" / "shell_log.py").read_text(encoding="utf-8")
     for sid in shell_ids:
         assert f'id="{sid}"' in page, sid

@@ -1,12 +1,12 @@
 """Live play and the draws (issue 26): each connected device adds its share to every draw.
 
-The live table of tests/test_live.py (real pages on the real shell, a fake network): the
+The live table of tests/live_kit.py (real pages on the real shell, a fake network): the
 guests send a fresh share after each update; the host's page mixes every share it holds
 into the next draws, and the draws still recompute."""
 from __future__ import annotations
 
 from live import Guest
-from test_live import Net, play_steps, world_host
+from live_kit import Net, play_steps, world_host
 from world import WorldPage
 
 from conquest.draws import check_draws, describe_contribution

@@ -199,7 +199,7 @@ def move(shell: Shell, rng: Rng, bots: dict[int, Any]) -> str:
     if seat is None:
         return "no move (the game is over)"
     if s.seats()[seat].is_bot:
-        shell.bot_step(1e9)
+        shell.bots.step(1e9)
         return "the computer's move"
     if seat not in bots:
         level = levels(game)
@@ -364,7 +364,7 @@ def test_the_pass_screen_alone_reacts_and_the_log_view_shows_no_hand() -> None:
     shell.pick(0)
     assert "Pass the device to Ben first" in shell.message[1]
     steps = len(s.match.log)
-    shell.undo()
+    shell.bar.undo()
     assert len(s.match.log) == steps and host.asked == []  # nothing taken back, nothing asked
     for node in walk(trees["shell-log-box"]):
         assert "disabled" in node.attrs or not node.on, node
@@ -389,7 +389,7 @@ def test_undo_asks_first_and_a_step_of_another_person_goes_behind_a_pass_screen(
     shell, page, host = opened(m)
     s = shell.session
     assert s is not None
-    shell.ready(0)
+    shell.handover.ready(0)
     shell.play(ann_step)
     assert s.needs_handover() == 1
     fire(render_all(shell)["shell-handover"], "#shell-ready")  # Ben has the device
@@ -422,7 +422,7 @@ def test_the_device_back_to_a_person_asks_their_ready_again() -> None:
     shell, page, host = opened(m)
     s = shell.session
     assert s is not None
-    shell.ready(attacker)
+    shell.handover.ready(attacker)
     assert "Your cards" in hand_words(render_all(shell))
     assert shell.play(attack), shell.message
     defender = s.acting_seat()
@@ -458,7 +458,7 @@ def test_no_ready_where_nothing_is_private() -> None:
         seat = s.needs_handover()
         if seat is not None:
             asked.append(s.match.state.phase)
-            shell.ready(seat)
+            shell.handover.ready(seat)
             continue
         state, acting = s.match.state, s.acting_seat()
         if acting is None:
@@ -484,7 +484,7 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
     the hand; the log says "draws a card" and keeps the code back. Dice stay in full."""
     m, _ = world_position(lambda st, after: st.turn >= 8)
     shell, page, host = opened(m)
-    lines = {line["step"]: line for line in shell.log_lines(0, len(m.log))}
+    lines = {line["step"]: line for line in shell.log.lines(0, len(m.log))}
     draws = [i for i, t in enumerate(m.log) if t[0] == "C" and WORLD.chance(m.states[i]) is not None]
     rolls = [i for i, t in enumerate(m.log) if t[0] == "R"]
     assert draws and rolls
@@ -493,12 +493,12 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
     # a card drawn from the deck is secret; one from the discards, face up, is not (W5)
     assert hidden and all(sum(m.states[i].deck) == 0 for i in public)
     assert all(lines[i + 1]["code"] == m.log[i] for i in rolls)
-    shell.ready(m.state.current)
+    shell.handover.ready(m.state.current)
     seen: set[int] = set()
     shell.log_scrolled(0, at_end=False)
     while True:  # the log is drawn as it is scrolled (issue 20, item 10): scroll through it
         codes = [text(c) for c in find_all(render_all(shell)["shell-log-box"], "code")]
-        start, end = shell.log_drawn
+        start, end = shell.log.drawn
         assert len(codes) == end - start
         assert all(codes[i - start] == "(secret)" for i in hidden if start <= i < end)
         seen.update(range(start, end))

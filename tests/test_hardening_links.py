@@ -329,7 +329,7 @@ def test_each_game_is_capped_by_its_replay_cost_with_a_clear_message() -> None:
 # ------------------------------------------------------------------------------------------
 def page_opens(url: str) -> tuple[str, Any]:
     """What a game page does with ``url``: the browser's ``location.hash`` (from the first
-    ``#``) through :func:`parse_fragment` (site/py/shell_browser.py open_fragment)."""
+    ``#``) through :func:`parse_fragment` (site/py/browser_open.py Opener.open_fragment)."""
     fragment = "#" + url.split("#", 1)[1] if "#" in url else ""
     try:
         return "ok", parse_fragment(fragment)[1]

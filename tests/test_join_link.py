@@ -20,7 +20,7 @@ from live import (
     render_host_panel,
     seat_fragment,
 )
-from test_live import Net, world_host
+from live_kit import Net, world_host
 from ui import find, find_all
 
 ROOT = "https://me.example/conquest/"

@@ -2,7 +2,8 @@
 refuse, redact, rejoin) with a fake network, hostile guests included.
 
 Each device is a real page (``site/games/<id>.py``) on the real shell with a fake host;
-the network is a queue of texts, so what a guest receives is exactly what its page reads.
+the network is a queue of texts, so what a guest receives is exactly what its page reads
+(:class:`live_kit.Net`, shared with the other live tests).
 """
 from __future__ import annotations
 
@@ -10,111 +11,17 @@ import json
 from typing import Any
 
 from campaign import CampaignPage
-from live import Guest, GuestSession, Table, TableSession, device_token
+from live import Guest, GuestSession, Table, TableSession
+from live_kit import WORLD, Net, play_steps, world_host
 from page_host import FakeHost, make_page
 from reign import ReignPage
-from shell import GamePage, Session, Shell
+from shell import Session, Shell
 from ui import isolate, text
 from world import WorldPage
 
 from conquest.core import Game, GameError, get_game
 from conquest.rng import Rng
 from conquest.session import Match
-
-WORLD = get_game("world")
-
-
-class Net:
-    """Texts between one host and its guests, delivered in order by :meth:`run`."""
-
-    def __init__(self, host_shell: Shell, clock: FakeHost) -> None:
-        self.q: list[tuple[str, str, str]] = []
-        self.table = Table(host_shell, lambda peer, text: self.q.append(("host", peer, text)), "ABCDEFGH", "p" * 22)
-        self.clock = clock
-        self.guests: dict[str, Guest] = {}
-        self.inbox: dict[str, list[str]] = {}
-        self.down: set[str] = set()
-
-    def join(self, peer: str, page_class: type[GamePage], name: str, want: int | None,
-             token: str | None = None, seat_link: bool = False) -> Guest:
-        shell, _, _ = make_page(page_class)
-        guest = Guest(shell, lambda text, p=peer: self.q.append((p, "host", text)), token or device_token(), name)
-        guest.want = want
-        guest.seat_link = seat_link  # opened by a seat's own link (live_browser sets it so)
-        self.guests[peer] = guest
-        self.inbox[peer] = []
-        self.table.connected(peer)
-        self.run()
-        return guest
-
-    def leave(self, peer: str) -> None:
-        self.down.add(peer)
-        self.table.disconnected(peer)
-
-    def run(self) -> None:
-        while self.q:
-            src, dst, text = self.q.pop(0)
-            if src in self.down or dst in self.down:
-                continue
-            if dst == "host":
-                self.table.receive(src, text, self.clock.clock())
-            else:
-                self.inbox[dst].append(text)
-                self.guests[dst].receive("host", text, True)  # the host's signature checked (live.js)
-
-
-def world_host(**who: str) -> tuple[Shell, FakeHost]:
-    shell, _, host = make_page(WorldPage)
-    fields = {
-        "seat-count": "3", "order": "fixed",
-        "seat-name-0": "Ann", "seat-colour-0": "#e69f00", "seat-who-0": "human",
-        "seat-name-1": "Bob", "seat-colour-1": "#56b4e9", "seat-who-1": "human",
-        "seat-name-2": "Cy", "seat-colour-2": "#009e73", "seat-who-2": "human",
-    }
-    fields.update(who)
-    assert shell.start(fields) is not None, shell.message
-    return shell, host
-
-
-def device_of(net: Net, seat: int) -> Shell | None:
-    """The shell that plays ``seat``: a guest's, or None for the host."""
-    for peer, g in net.guests.items():
-        if peer in net.down:
-            continue
-        s = g.session
-        if s is not None and s.only_seat == seat:
-            return g.shell
-    return None
-
-
-def play_steps(net: Net, host_shell: Shell, rng: Rng, steps: int) -> None:
-    """Whoever is to move plays a random legal action on their own device."""
-    for _ in range(steps):
-        hs = host_shell.session
-        assert hs is not None
-        if WORLD.outcome(hs.match.state) is not None:
-            return
-        seat = hs.acting_seat()
-        shell = device_of(net, seat) if seat is not None else None
-        if shell is None:
-            who = hs.needs_handover()
-            if who is not None:  # several people at the host's device: the hand-over first
-                host_shell.ready(who)
-            actions = WORLD.legal_actions(hs.match.state)
-            assert host_shell.play(actions[rng.below(len(actions))]), host_shell.message
-            net.table.sync()
-        else:
-            gs = shell.session
-            assert gs is not None
-            # the guest's controls list the same actions from its redacted state
-            mine = WORLD.legal_actions(gs.match.state)
-            assert mine == WORLD.legal_actions(hs.match.state)
-            before = len(hs.match.log)
-            net.clock.advance(150)  # a person taps a few times a second at most
-            assert shell.play(mine[rng.below(len(mine))]), shell.message
-            net.run()
-            assert len(hs.match.log) > before, [g.refusals for g in net.guests.values()]
-        net.run()
 
 
 def test_world_live_each_device_receives_only_its_seat() -> None:
@@ -326,35 +233,35 @@ def bar_text(shell: Shell) -> str:
 def test_every_device_says_who_has_chosen_at_a_secret_step_never_what() -> None:
     game, shell, net, bob = reign_table()
     hs = shell.session
-    assert shell.chosen_words() == bob.shell.chosen_words() == ""  # nobody has chosen yet
+    assert shell.bar.chosen_words() == bob.shell.bar.chosen_words() == ""  # nobody has chosen yet
     pick_b = game.secret_choices(hs.match.state, 1)[3]
     assert bob.shell.give_secret(1, pick_b)
     net.run()
     # the host's device and Bob's both say it, in the bar, with the names only
     for device in (shell, bob.shell):
-        assert device.chosen_words() == "Bob has chosen; waiting for Ann"
+        assert device.bar.chosen_words() == "Bob has chosen; waiting for Ann"
         assert "Bob has chosen; waiting for Ann" in bar_text(device)
     assert str(pick_b) not in bar_text(shell)
     assert json.loads(net.inbox["peer-b"][-1])["chosen"] == [1]  # the host says who, not what
     # an earlier step on screen is not the open step: nothing said there
     hs.viewing = 0
-    assert shell.chosen_words() == ""
+    assert shell.bar.chosen_words() == ""
     hs.viewing = None
     # the host's person chooses: the reveal is played and the words go on every device
     assert shell.give_secret(0, game.secret_choices(hs.match.state, 0)[0])
     net.table.sync()
     net.run()
-    assert shell.chosen_words() == bob.shell.chosen_words() == ""
+    assert shell.bar.chosen_words() == bob.shell.bar.chosen_words() == ""
 
 
 def test_hot_seat_says_who_has_chosen_too() -> None:
     game = get_game("reign")
     shell, _ = reign_host()
     hs = shell.session
-    shell.ready(0)
+    shell.handover.ready(0)
     pick = game.secret_choices(hs.match.state, 0)[2]
     assert shell.give_secret(0, pick)
-    assert shell.chosen_words() == "Ann has chosen; waiting for Bob"
+    assert shell.bar.chosen_words() == "Ann has chosen; waiting for Bob"
     assert str(pick) not in bar_text(shell)
 
 
@@ -397,7 +304,7 @@ def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() ->
             net.run()
             first, rest = hs.seat_name(seat), [hs.seat_name(x) for x in asked[1:]]
             for device in [shell, *(x.shell for x in guests.values())]:
-                words = device.chosen_words()
+                words = device.bar.chosen_words()
                 assert words.startswith(f"{first} has chosen; waiting for "), words
                 assert all(name in words for name in rest) and str(times[seat]) not in bar_text(device)
     net.run()
@@ -596,16 +503,16 @@ def test_a_second_tab_of_the_host_s_table_plays_and_saves_nothing() -> None:
     # the second tab opens the same slot from storage, as a reload of the page would
     second, _, _ = make_page(WorldPage, host)
     second.open(check_save(host.store.open(slot_id)), host.store.get(slot_id))
-    assert second.bot_turn() is not None  # as a host, it would play Ann's move
+    assert second.bots.turn() is not None  # as a host, it would play Ann's move
     before, rev = host.store.open(slot_id), host.store.get(slot_id).rev
     show_only(second.session)
-    assert second.session.locked() and second.bot_turn() is None
-    assert not second.bot_step(10_000)
+    assert second.session.locked() and second.bots.turn() is None
+    assert not second.bots.step(10_000)
     assert not second.play(WORLD.legal_actions(second.session.match.state)[0])
-    second.autosave()
+    second.saved.autosave()
     assert host.store.open(slot_id) == before and host.store.get(slot_id).rev == rev
     # the first tab's table goes on: its steps are the ones stored
-    assert shell.bot_step(10_000) or shell.bot_step(10_000)
+    assert shell.bots.step(10_000) or shell.bots.step(10_000)
     assert len(host.store.open(slot_id)["log"]) > len(before["log"])
     words = text(render_elsewhere_panel())
     assert words.startswith("Live table") and ELSEWHERE in words

@@ -3,7 +3,7 @@
 The console (the Metagame page) seats the two invasion players at a live table of the duel;
 the duel's page on the same device (same fake storage) runs that table, exactly as
 ``live_browser.resume`` opens a stored table; the two players are guests on their own
-devices over the fake network of ``test_live``. The duel's page autosaves what its table
+devices over the fake network of ``live_kit.Net``. The duel's page autosaves what its table
 plays, and the console takes the finished duel from that save by itself, replaying it.
 """
 from __future__ import annotations
@@ -13,74 +13,36 @@ import json
 from conquests import ConquestsPage
 from live import (
     TABLE_KEY,
-    Guest,
-    Table,
     device_token,
     parse_join_fragment,
     parse_seat_key,
     render_guest_panel,
     render_host_panel,
 )
+from live_kit import (
+    CONQUESTS,
+    HELPMATE,
+    HOST_KEY,
+    WHITE_WINS,
+    Net,
+    console,
+    duel_table,
+    join_duel,
+    live_console,
+    panel,
+    play_in_other_tab,
+    play_live,
+    seat_key,
+    world_host,
+)
 from metagame import MetagamePage
-from page_host import FakeHost, make_page, render_all
-from test_live import Net, world_host
-from test_page_duels import console, panel
+from page_host import FakeHost, render_all
 from ui import find, find_all, fire, text
 
 from conquest.core import get_game
 from conquest.games.metagame.actions import Duel
 from conquest.savecode import make_fragment
 from conquest.session import Match
-
-CONQUESTS = get_game("conquests")
-#: the shortest finish from the start (found by a search over the engine's legal actions):
-#: after Black's e5d4 White has no legal move, so Black (the defender, Bob) wins (C5)
-HELPMATE = ("c1c2", "d6d1", "c2c3+C2@b3", "e5d4")
-#: a host's public key as the duel's page makes it (P-256, raw, base64url: 87 characters)
-HOST_KEY = "B" + "k" * 86
-
-
-def live_console() -> tuple:  # noqa: ANN401
-    """A console at a built-in duel, "Play live" pressed: the tie, the stored table."""
-    shell, page, host = console()
-    fire(panel(shell), "#mg-duel-live")
-    page.after_render()
-    tie = page.duel_desk.tie()
-    assert tie is not None and tie["mode"] == "live"
-    record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
-    # no links before the duel's page has opened the table and made its signing key
-    assert record.get("key") is None and find(panel(shell), "#mg-live-wait") is not None
-    assert find_all(panel(shell), ".mg-live-seat") == []
-    record["key"] = {"private": "{}", "public": HOST_KEY}  # as the duel's page stores it
-    host.save_pref(TABLE_KEY + tie["slot"], json.dumps(record))
-    return shell, page, host, tie, record
-
-
-def duel_table(host: FakeHost, tie: dict, record: dict) -> tuple:  # noqa: ANN401
-    """The duel's page on the console's device (same storage), its stored table reopened."""
-    dshell, _, _ = make_page(ConquestsPage, host)
-    slot = host.store.get(tie["slot"])
-    save = host.store.open(tie["slot"])
-    dshell.open(Match(save["game"], save["options"], save["log"]), slot)
-    net = Net(dshell, host)
-    net.table = Table(dshell, net.table.send, record["code"], record["password"])
-    net.table.restore(record)
-    # as live_browser keeps it: the table in the slot's preference, which the console reads
-    net.table.saver = lambda obj: host.save_pref(TABLE_KEY + tie["slot"], json.dumps(obj))
-    return dshell, net
-
-
-def seat_key(page_link: str) -> str:
-    frag = page_link[page_link.index("#"):]
-    assert parse_join_fragment(frag) is not None
-    key = parse_seat_key(frag)
-    assert key is not None
-    return key
-
-
-def join(net: Net, peer: str, key: str | None, name: str) -> Guest:
-    guest = net.join(peer, ConquestsPage, name, None, token=key)
-    return guest
 
 
 def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() -> None:
@@ -145,14 +107,14 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     shell, page, host, tie, record = live_console()
     dshell, net = duel_table(host, tie, record)
     box = panel(shell)
-    ann = join(net, "peer-a", seat_key(text(find(box, "#mg-live-url-0"))), "Ann on her phone")
-    bob = join(net, "peer-b", seat_key(text(find(box, "#mg-live-url-1"))), "")  # no name typed
+    ann = join_duel(net, "peer-a", seat_key(text(find(box, "#mg-live-url-0"))), "Ann on her phone")
+    bob = join_duel(net, "peer-b", seat_key(text(find(box, "#mg-live-url-1"))), "")  # no name typed
     stored = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
     assert [d["name"] for d in stored["devices"]] == ["Ann on her phone", "Bob"]  # Bob keeps his
     # the console names each link by the duel's seat, whatever a device calls itself
     assert [text(b) for b in find_all(panel(shell), "button") if text(b).startswith("Copy ")][:2] == \
         ["Copy Ann's link", "Copy Bob's link"]
-    fan = join(net, "peer-s", None, "Fan")
+    fan = join_duel(net, "peer-s", None, "Fan")
     fan.want = 0
     fan.hello()
     net.run()
@@ -165,8 +127,9 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     assert not dshell.play(HELPMATE[0]) and dshell.session.match.log == []
 
     steps = {0: ann, 1: bob}
-    for i, move in enumerate(HELPMATE):
-        mover, other = steps[i % 2], steps[1 - i % 2]
+
+    def hostile(i: int, move: str, seat: int) -> None:
+        other = steps[1 - seat]
         # the other player cannot move for the one whose turn it is
         other._send({"t": "act", "step": i, "action": CONQUESTS.legal_actions(other.session.match.state)[0].__str__()})
         net.run()
@@ -177,11 +140,9 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
         net.run()
         assert "spectators cannot play" in fan.refusals[-2] and "Unknown message kind" in fan.refusals[-1]
         assert not page.duel_desk.poll() and shell.session.match.state.phase == "duel"
-        net.clock.advance(500)
-        assert mover.shell.play(CONQUESTS.parse_action(move)), mover.shell.message
-        net.run()
-        assert dshell.session.match.log == list(HELPMATE[: i + 1])
-        assert [g.session.match.log for g in (ann, bob, fan)] == [list(HELPMATE[: i + 1])] * 3
+
+    # each move on its player's device; after each, the table's page and all three devices have it
+    play_live(net, dshell, steps, HELPMATE, before=hostile)
     assert CONQUESTS.outcome(dshell.session.match.state).winners == (1,)
     # the duel's page autosaved the end; the console takes it by itself (a storage event runs poll)
     assert host.store.open(tie["slot"])["log"] == list(HELPMATE)
@@ -189,7 +150,7 @@ def test_a_live_duel_is_played_on_two_devices_and_the_console_takes_it_by_itself
     m = shell.session.match
     assert m.log[-1].startswith("dd:conquests@live:") and m.state.owner[10] == 1
     assert "Bob won the duel" in shell.message[1]
-    words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
+    words = [line["words"] for line in shell.log.lines(len(m.log) - 1, len(m.log))]
     assert "played live (" in words[0] and "replayed and checked" in words[0]  # not "played here"
     # it is in the log's text itself, so the campaign's link says "played live" wherever it opens
     mg = get_game("metagame")
@@ -232,14 +193,14 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     shell, page, host, tie, record = live_console()
     dshell, net = duel_table(host, tie, record)
     key = record["devices"][0]["token"]
-    first = join(net, "peer-a", key, "Ann")
+    first = join_duel(net, "peer-a", key, "Ann")
     assert first.session.only_seat == 0
     # Ann's phone sleeps; she opens her link on her laptop: the same seat, at the present step
     net.leave("peer-a")
-    again = join(net, "peer-a2", key, "Ann")
+    again = join_duel(net, "peer-a2", key, "Ann")
     assert again.session.only_seat == 0
     # a stranger's own token finds no seat
-    stranger = join(net, "peer-x", device_token(), "X")
+    stranger = join_duel(net, "peer-x", device_token(), "X")
     stranger.claim(0)
     net.run()
     assert stranger.session.only_seat is None and "not free" in stranger.refusals[-1]
@@ -261,32 +222,85 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     assert [b for b in find_all(panel(shell), "button") if text(b) == "Copy Ann's link"]
 
 
-def test_a_capitals_second_duel_is_set_up_live_again_with_new_links_for_the_same_players() -> None:
-    from test_page_duels import play_in_other_tab
+def test_a_capitals_second_duel_is_played_at_the_first_duels_table_with_the_same_links() -> None:
+    """Issue 42: the second duel of a capital (M12) keeps the first duel's live table: the same
+    room code and links in the console, and the devices still at the table get the new duel
+    from the table's page, which opens it by itself (``duel_desk.follow_duel``, run by
+    ``live_browser`` after each render), without a new link."""
+    from duel_desk import duel_banner, follow_duel
 
+    shell, page, host, first, record = live_console(capital=True)
+    dshell, net = duel_table(host, first, record)
+    links = [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)]
+    watch = text(find(panel(shell), "#mg-live-url-watch"))
+    ann = join_duel(net, "peer-a", seat_key(links[0]), "")
+    bob = join_duel(net, "peer-b", seat_key(links[1]), "")
+    fan = join_duel(net, "peer-s", None, "Fan")
+    # nothing to follow while the first duel is played
+    assert follow_duel(dshell, record["code"]) is None
+    play_live(net, dshell, {0: ann, 1: bob}, WHITE_WINS)  # Ann (White, the attacker) wins
+    assert CONQUESTS.outcome(dshell.session.match.state).winners == (0,)
+    assert follow_duel(dshell, record["code"]) is None  # the console has not taken it yet
+    assert page.duel_desk.poll()
+    s = shell.session
+    assert s.match.state.inv.duel_wins == 1 and s.match.log[-1].startswith("da:conquests@live:")
+    tie = page.duel_desk.tie()
+    assert tie["mode"] == "live" and tie["slot"] != first["slot"] and tie["table_from"] == first["slot"]
+    # the console: the same table under the second duel's slot, the same links, said so
+    second = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
+    assert (second["code"], second["password"], second["key"]) == (record["code"], record["password"], record["key"])
+    assert host.load_pref(TABLE_KEY + first["slot"]) == ""  # the first duel's page cannot reopen it
+    box = panel(shell)
+    assert "Duel (second game)" in text(box) and find(box, "#mg-live-code").children == [record["code"]]
+    assert [text(find(box, f"#mg-live-url-{s}")) for s in (0, 1)] == links
+    assert text(find(box, "#mg-live-url-watch")) == watch
+    assert "same links" in text(find(box, "#mg-live-same"))
+    assert find_all(box, "#mg-live-wait") == []  # the table's key is the first table's: links at once
+    page.after_render()
+    assert len(host.opened) == 1  # set up by itself, nothing opened: the table's tab runs it
+    # the table's page follows: the second duel in place of the first, at the same table
+    slot = follow_duel(dshell, record["code"])
+    assert slot is not None and dshell.session.slot_id == tie["slot"] and host.query == f"?slot={tie['slot']}"
+    assert dshell.session.match.log == [] and "same links" in dshell.message[1]
+    assert "Duel (second game)" in text(duel_banner(host, dshell.session))
+    assert follow_duel(dshell, record["code"]) is None  # once
+    net.table.sync_session()  # what live_browser's after_render runs next
+    net.table.sync()
+    net.run()
+    # the devices still at the table: the second duel, their seats kept, no new link
+    for guest, seat in ((ann, 0), (bob, 1), (fan, None)):
+        assert guest.session.match.log == [] and guest.session.only_seat == seat
+        assert guest.session.match.options["title"].startswith("Duel (second game)")
+    net.table.save_table()
+    assert json.loads(host.load_pref(TABLE_KEY + tie["slot"]))["code"] == record["code"]
+    # Ann wins again on her device: the console takes it and Bob's capital falls (M13)
+    play_live(net, dshell, {0: ann, 1: bob}, WHITE_WINS)
+    assert host.store.open(tie["slot"])["log"] == list(WHITE_WINS)
+    assert page.duel_desk.poll()
+    assert s.match.state.phase in ("turn", "over") and 1 not in s.match.state.owner
+    assert sum(x.startswith("da:conquests@live:") for x in s.match.log) == 2
+    assert follow_duel(dshell, record["code"]) is None  # no third duel
+
+
+def test_a_capitals_second_duel_gets_a_table_of_its_own_when_the_first_one_is_gone() -> None:
+    """The same table only where it is still stored for the same two players; else a new
+    table, whose links wait for its own key, as a first duel's do."""
     shell, page, host = console(capital=True)
     fire(panel(shell), "#mg-duel-live")
     page.after_render()
-    assert len(host.opened) == 1  # the click opened the first duel's table
     first = page.duel_desk.tie()
-    # Ann wins the first game (the duel's page autosaved it; a scripted end keeps this short)
-    play_in_other_tab(host, first["slot"])
+    old = json.loads(host.load_pref(TABLE_KEY + first["slot"]))
+    host.save_pref(TABLE_KEY + first["slot"], "")  # e.g. this browser's storage was cleared
+    play_in_other_tab(host, first["slot"])  # Ann wins (a scripted end keeps this short)
     assert page.duel_desk.poll() and shell.session.match.state.inv.duel_wins == 1
     tie = page.duel_desk.tie()
-    assert tie["mode"] == "live" and tie["slot"] != first["slot"]
+    assert tie["mode"] == "live" and tie["slot"] != first["slot"] and "table_from" not in tie
     record = json.loads(host.load_pref(TABLE_KEY + tie["slot"]))
-    old = json.loads(host.load_pref(TABLE_KEY + first["slot"]))
     assert [(d["name"], d["seat"]) for d in record["devices"]] == [("Ann", 0), ("Bob", 1)]
-    assert record["code"] != old["code"]  # a table of its own: the first one's tab may still be open
+    assert record["code"] != old["code"]
     box = panel(shell)
     assert "Duel (second game)" in text(box) and "Open the duel's table (second game)" in text(box)
-    assert find(box, "#mg-live-wait") is not None  # its links wait for its own table's key
-    record["key"] = {"private": "{}", "public": HOST_KEY}
-    host.save_pref(TABLE_KEY + tie["slot"], json.dumps(record))
-    box = panel(shell)
-    assert seat_key(text(find(box, "#mg-live-url-1"))) == record["devices"][1]["token"]
-    page.after_render()
-    assert len(host.opened) == 1  # set up by itself, not opened: the host opens its table when ready
+    assert find(box, "#mg-live-wait") is not None and find_all(box, "#mg-live-same") == []
 
 
 def test_the_audience_can_be_a_live_table_to_watch_only() -> None:
@@ -315,8 +329,8 @@ def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_li
 
     shell, page, host, tie, record = live_console()
     dshell, net = duel_table(host, tie, record)
-    ann = join(net, "peer-a", record["devices"][0]["token"], "")
-    bob = join(net, "peer-b", record["devices"][1]["token"], "")
+    ann = join_duel(net, "peer-a", record["devices"][0]["token"], "")
+    bob = join_duel(net, "peer-b", record["devices"][1]["token"], "")
     links = [text(find(panel(shell), f"#mg-live-url-{s}")) for s in (0, 1)]
     # the duel's page plays a draw (a scripted position at its 199th quiet ply, as a position link would)
     save = host.store.open(tie["slot"])

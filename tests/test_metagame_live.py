@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from live_kit import Wire, WireDevice, attrs, tap, text_of
 from metagame import MetagamePage
-from metagame_table import NAMES, campaign, play
+from metagame_table import campaign, play, seat_devices
 from page_host import render_all
-from test_remote import Wire, WireDevice, attrs, tap, text_of
 from ui import fire, text
 
 from conquest.games.metagame import GAME
@@ -25,12 +25,7 @@ from conquest.rng import Rng
 def table(n: int = 3, seated: tuple[int, ...] | None = None) -> tuple[Any, Wire, dict[int, WireDevice]]:
     """A campaign with a live table; each seat of ``seated`` taken by its player's device."""
     shell, _, host = campaign(n)
-    w = Wire(shell, host, MetagamePage)
-    devices = {}
-    for i in (range(n) if seated is None else seated):
-        d = w.join(NAMES[i].lower())
-        tap(w, d, "live-panel", lambda k, node, i=i: attrs(node).get("data-take") == str(i))
-        devices[i] = d
+    w, devices = seat_devices(shell, host, n if seated is None else seated)
     return shell, w, devices
 
 
@@ -228,7 +223,7 @@ def test_undo_drops_a_choice_made_ahead() -> None:
     submit_fill(w, dfd)
     assert s.held
     n = len(s.match.log)
-    shell.undo()  # the host takes back the block (or the sacrifice): the held slices go with it
+    shell.bar.undo()  # the host takes back the block (or the sacrifice): the held slices go with it
     assert len(s.match.log) == n - 1 and not s.held
 
 
@@ -258,17 +253,10 @@ def test_each_duelist_finds_their_own_link_to_a_live_duel_on_their_device() -> N
     """A built-in duel played live (M12): the console sets it up as before, and each of the
     two players' devices at the campaign table shows that player's own seat link."""
     from live import TABLE_KEY
-    from test_live_duel import HOST_KEY
-    from test_page_duels import console, panel
+    from live_kit import HOST_KEY, console, panel, seat_wire
 
     shell, page, host = console()
-    w = Wire(shell, host, MetagamePage)
-    w.devices.host_page = page
-    page.device_pages = lambda: w.devices
-    d = {}
-    for i, name in enumerate(("ann", "bob")):
-        d[i] = w.join(name)
-        tap(w, d[i], "live-panel", lambda k, node, i=i: attrs(node).get("data-take") == str(i))
+    w, d = seat_wire(shell, host, MetagamePage, {0: "ann", 1: "bob"}, host_page=page)
     watcher = w.join("fan")
     fire(panel(shell), "#mg-duel-live")
     page.after_render()

@@ -5,7 +5,7 @@ when told: the set-up (categories, seats with bots, a question pack and a broken
 question answered by a person and its time, the pause after a reveal, a pass-the-device
 round with two people (each timed from their own Ready, nothing of the first answer on
 screen while the second answers), picks and a battle on the map, time-outs, whole games of
-bots through ``Shell.bot_step``, links made mid-question, and hostile text kept as text.
+bots through ``Shell.bots.step``, links made mid-question, and hostile text kept as text.
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def bots(shell) -> None:  # noqa: ANN001
     for _ in range(500):
         if shell.session.bot_to_act() is None:
             return
-        shell.bot_step(1000)
+        shell.bots.step(1000)
     raise AssertionError("the bots never stopped")
 
 
@@ -87,11 +87,11 @@ def drive(shell, page: CampaignPage, until: Callable[[Any], bool], limit: int = 
         if until(st) or st.phase == "over":
             return
         if s.bot_to_act() is not None:
-            shell.bot_step(1000)
+            shell.bots.step(1000)
             continue
         handover = s.needs_handover()
         if handover is not None:
-            shell.ready(handover)
+            shell.handover.ready(handover)
             continue
         seat = page.answerer()
         if seat is not None:
@@ -347,7 +347,7 @@ def test_time_outs_and_a_whole_game_with_a_silent_person() -> None:
         if st.phase == "over":
             break
         if s.bot_to_act() is not None:
-            shell.bot_step(1000)
+            shell.bots.step(1000)
             continue
         if page.answerer() is not None:
             before = len(s.match.log) + len(s.secret_parts)
@@ -368,7 +368,7 @@ def test_time_outs_and_a_whole_game_with_a_silent_person() -> None:
     final = find(tree["cp-stage"], "#cp-final")
     winner = s.match.state.winner
     assert text(find(final, "h2")).startswith(s.seat_name(winner) + " wins with")
-    labels = {line["label"] for line in shell.log_lines(0, len(s.match.log))}
+    labels = {line["label"] for line in shell.log.lines(0, len(s.match.log))}
     assert {"Bases", "Expansion 1", "Battle 1"} <= labels
     assert text(find(tree["shell-log-box"], "li .shell-turn"))
     chart = tree["shell-chart"]
@@ -383,7 +383,7 @@ def test_three_computer_players_play_a_whole_game_through_bot_step() -> None:
     shell, page, host = started(**{"seat-who-0": "Easy"})
     s = shell.session
     for _ in range(3000):
-        if not shell.bot_step(5):
+        if not shell.bots.step(5):
             break
     assert s.match.state.phase == "over" and GAME.outcome(s.match.state) is not None
     tree = render_all(shell)
@@ -513,7 +513,7 @@ def test_undo_after_a_reveal_asks_again_with_a_new_clock() -> None:
     assert s.match.state.phase in ("pick", "answer", "draw")
     host.advance(60_000)
     while s.match.state.phase != "answer" or any(t.startswith("a") for t in s.match.log):
-        shell.undo()
+        shell.bar.undo()
     assert page.answerer() == 0 and act(shell) in ("answer-guess", "hold")
     page.show_now(0)
     assert page.time_left(0) == 20_000

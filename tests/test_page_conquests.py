@@ -3,7 +3,7 @@
 Drives ``site/games/conquests.py`` through the shell with a fake host: the set-up to a
 started game, choosing a fighter and its legal squares, moves by clicks, drags, keys and
 typed text, a General's move with its placement (C4), Danger (C5), undo against the
-computer, viewing an earlier step, the computer's move through ``Shell.bot_step``, the
+computer, viewing an earlier step, the computer's move through ``Shell.bots.step``, the
 position editor and its links, leaving a game for the editor, and names from links kept
 as text.
 """
@@ -337,16 +337,16 @@ def test_undo_against_the_computer_returns_to_the_person() -> None:
     shell, page, host = started(black="easy")
     press(shell, "b2")
     press(shell, "b3")
-    assert shell.bot_step(30.0) is True  # the fake clock stands still: one slice thinks to the end
+    assert shell.bots.step(30.0) is True  # the fake clock stands still: one slice thinks to the end
     assert len(log(shell)) == 2 and "Computer (easy)" in page.ai_words
     fire(trees(shell)["shell-bar"], "#shell-undo", "click")
     assert log(shell) == [] and shell.message == ("notice", "Took back the last 2 steps, back to your move.")
-    assert shell.bot_turn() is None  # the person is to move: the computer does not play again
+    assert shell.bots.turn() is None  # the person is to move: the computer does not play again
     # between two people, undo takes back one move
     shell, page, host = started()
     press(shell, "b2")
     press(shell, "b3")
-    shell.undo()
+    shell.bar.undo()
     assert log(shell) == [] and shell.message[1] == "Took back the last step."
 
 
@@ -363,7 +363,7 @@ def test_the_computer_moves_through_the_bot_runner_with_progress_and_figures() -
     fire(t["cq-side"], "#cq-typed", "submit", fields={"move": "b2b3"})
     assert shell.message[1] == "Wait for the computer's move."
     host.t += 1_000.0
-    assert shell.bot_step(30.0) is True
+    assert shell.bots.step(30.0) is True
     assert len(log(shell)) == 2
     assert ("cq-progress-fill", "width") in host.styles  # moved between the search's steps
     assert "nodes" in host.styles[("cq-progress-words", "--cq-think")]
@@ -382,7 +382,7 @@ def test_random_computer_and_the_time_per_move() -> None:
     fire(side(shell), "#cq-think", "change", value="1")
     assert host.load_pref(THINK_KEY) == "1" and page.think_seconds == 1
     assert page.make_bot("hard", None).seconds == 1.0  # type: ignore[arg-type]
-    assert shell.bot_step(30.0) is True
+    assert shell.bots.step(30.0) is True
     assert page.ai_words == "Computer (random): a random choice, no search."
     assert think_choice("7") == 3 and think_choice("x") == 3 and think_choice("30") == 30
 
@@ -402,7 +402,7 @@ def test_hard_computer_keeps_to_its_time_per_move(monkeypatch: pytest.MonkeyPatc
     shell, page, host = started(white="hard", black="human")
     fire(side(shell), "#cq-think", "change", value="1")
     t0 = now[0]
-    assert shell.bot_step(1e9) is True
+    assert shell.bots.step(1e9) is True
     took = now[0] - t0
     assert 1.0 <= took < 1.1, took
     assert "to depth" in page.ai_words and len(log(shell)) == 1
@@ -413,10 +413,10 @@ def test_stop_pauses_the_computer() -> None:
     press(shell, "b2")
     press(shell, "b3")
     fire(trees(shell)["shell-bar"], "#shell-bot-stop", "click")
-    assert shell.bot_step(30.0) is False and len(log(shell)) == 1
+    assert shell.bots.step(30.0) is False and len(log(shell)) == 1
     assert find_all(side(shell), "#cq-progress") == []
     fire(trees(shell)["shell-bar"], "#shell-bot-go", "click")
-    assert shell.bot_step(30.0) is True
+    assert shell.bots.step(30.0) is True
 
 
 def test_viewing_an_earlier_step_shows_it_and_plays_nothing() -> None:
@@ -445,7 +445,7 @@ def test_a_view_link_is_read_only() -> None:
     match = Match(GAME, {"seats": ["human", "easy"]}, ["b2b3"])
     slot = host.store.create(match.save().to_json(), "A view", host.now(), mode="view")
     shell.open(match, slot)
-    assert shell.session.mode == "view" and shell.bot_turn() is None
+    assert shell.session.mode == "view" and shell.bots.turn() is None
     t = trees(shell)
     assert "hidden" in find(t["cq-side"], "#cq-typed").attrs and "hidden" in find(t["cq-side"], "#cq-think-row").attrs
     press(shell, "b5")
@@ -465,9 +465,9 @@ def test_game_over_is_shown_and_nothing_more_is_asked() -> None:
     status = text(find(t["cq-side"], "#cq-status"))
     assert "in Danger with no escape." in status and status.count("White wins") == 1  # said once (issue 9)
     assert "C5" not in status
-    shell.show_codes = True  # the ruling's code for hosts who show codes
+    shell.log.show_codes = True  # the ruling's code for hosts who show codes
     assert "C5: " in text(find(trees(shell)["cq-side"], "#cq-status"))
-    shell.show_codes = False
+    shell.log.show_codes = False
     # the next steps where the game ended, no Undo (issue 21, item 3)
     assert text(t["shell-bar"]).endswith("Game over: White wins.")  # the next steps right under it
     assert text(t["shell-over"]) == "Play againStart or resume another game"

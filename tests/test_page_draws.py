@@ -129,7 +129,7 @@ def test_a_mismatch_on_a_hidden_card_does_not_show_the_card() -> None:
     save = m.save().to_json()
     shell, page, host = make_page(Bare, FakeHost())
     shell.open(Match(game, save["options"], [*save["log"][:i], other], draws=save["draws"]), None, "view")
-    assert shell.hidden_draw(i)
+    assert shell.draws.hidden(i)
     fire(shell.render_log(), "#shell-check-draws")
     verdict = text(find(shell.render_log(), "#shell-draw-verdict"))
     assert "does not match" in verdict and "not shown here" in verdict

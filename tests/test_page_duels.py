@@ -2,12 +2,14 @@
 
 The duel is played on its own page's slot; here the "other tab" is simulated by replaying
 the duel slot's save with one move and writing it back, exactly what the duel page's
-autosave does. Positions one move from the end keep the duels short.
+autosave does (``live_kit.play_in_other_tab``). Positions one move from the end keep the
+duels short.
 """
 from __future__ import annotations
 
 from conquests import ConquestsPage
 from duel_desk import TIES_KEY, duel_banner, load_ties, site_base
+from live_kit import console, panel, play_in_other_tab
 from metagame import MetagamePage
 from page_host import FakeHost, make_page, render_all
 from test_metagame_duels import ANN, BOB, WHITE_MATES, campaign
@@ -18,32 +20,9 @@ from conquest.savecode import make_fragment
 from conquest.session import Match
 
 
-def console(capital: bool = False, host: FakeHost | None = None):  # noqa: ANN201
-    """A console at a built-in duel (conquests), the campaign in a slot."""
-    shell, page, host = make_page(MetagamePage, host)
-    m = campaign(capital)
-    slot = host.store.create(m.save().to_json(), "Campaign", host.now())
-    shell.open(Match(GAME, m.options, m.log), slot)
-    return shell, page, host
-
-
-def panel(shell):  # noqa: ANN001, ANN201
-    return find(render_all(shell)["mg-side"], "#mg-duel")
-
-
 def by_hand(shell):  # noqa: ANN001, ANN201
     """The console's own buttons for a winner typed by the host."""
     return [b for b in find_all(render_all(shell)["mg-side"], "button") if text(b).endswith(") won")]
-
-
-def play_in_other_tab(host: FakeHost, slot_id: str, position: str = WHITE_MATES) -> dict:
-    """What the duel's page does: the players move, the page autosaves the slot."""
-    save = host.store.open(slot_id)
-    duel = Match(save["game"], {**save["options"], "position": position}, save["log"])
-    duel.play("f4a4")
-    out = duel.save().to_json()
-    host.store.autosave(slot_id, out, host.now())
-    return out
 
 
 def test_the_panel_offers_the_duel_here_and_by_link_and_keeps_typing_as_the_fallback() -> None:
@@ -81,14 +60,14 @@ def test_hot_seat_duel_opens_with_names_and_colours_and_its_end_is_taken_by_itse
     assert "Ann won the duel" in shell.message[1]
     assert page.duel_desk.tie() is None  # the tie belonged to the step before
     assert host.store.open(shell.session.slot_id)["log"] == m.log  # autosaved with the duel in it
-    words = [line["words"] for line in shell.log_lines(len(m.log) - 1, len(m.log))]
+    words = [line["words"] for line in shell.log.lines(len(m.log) - 1, len(m.log))]
     assert "played here" in words[0] and "replayed and checked" in words[0]
     dshell.open(Match("conquests", host.store.open(tie["slot"])["options"] | {"position": WHITE_MATES}, ["f4a4"]), dslot)
     assert "The duel is over" in text(duel_banner(host, dshell.session))
     dshell.open(Match("conquests", {}), None)
     assert "hidden" in duel_banner(host, dshell.session).attrs
     # an undo of the result does not take the same duel again: the host sets it up anew
-    shell.undo()
+    shell.bar.undo()
     assert shell.session.match.state.phase == "duel"
     assert page.duel_desk.tie() is None and not page.duel_desk.poll()
     assert find(panel(shell), "#mg-duel-here")
@@ -157,7 +136,7 @@ def test_a_duel_with_other_seats_is_not_taken_and_the_panel_says_why() -> None:
             confirm[0].on["click"](None)
     m = shell.session.match
     assert m.log[-1] == "da"
-    assert shell.log_lines(len(m.log) - 1, len(m.log))[0]["words"].startswith("Duel result entered by hand")
+    assert shell.log.lines(len(m.log) - 1, len(m.log))[0]["words"].startswith("Duel result entered by hand")
 
 
 def test_a_stale_tie_after_undo_is_ignored_and_damaged_ties_are_empty() -> None:
@@ -201,9 +180,9 @@ def test_by_link_the_link_plays_for_one_side_and_offers_the_link_for_the_other()
     assert "?as=1#h=" in bob_url
     bshell.open(Match("conquests", ashell.session.match.options, ashell.session.match.log), None)
     bshell.session.only_seat = 1
-    bshell.undo()
+    bshell.bar.undo()
     assert len(bshell.session.match.log) == 1 and "only their own last step" in bshell.message[1]
-    ashell.undo()
+    ashell.bar.undo()
     assert ashell.session.match.log == []
 
 

@@ -34,9 +34,11 @@ def test_the_chart_computes_stats_only_at_its_points() -> None:
 
 
 def test_a_name_with_a_right_to_left_override_is_isolated_in_the_status_and_the_log() -> None:
-    """Item 8: "\\u202eAnn evil claims Alaska" showed as "aksalA smialc live nnA": the
-    override reversed the rest of the line. Each name is now between FSI and PDI."""
+    """Item 8: "\u202eAnn evil claims Alaska" showed as "aksalA smialc live nnA": the
+    override reversed the rest of the line. Each name is now between FSI and PDI, put there
+    by the one pass every mounted tree goes through (``Shell.isolated``, issue 42)."""
     import world as world_page
+    from page_host import render_all
     from ui import find, text
 
     from conquest.core import get_game
@@ -50,12 +52,59 @@ def test_a_name_with_a_right_to_left_override_is_isolated_in_the_status_and_the_
     for _ in range(6):
         match.play(match.legal_actions()[0])
     shell.open(match, None)
-    log = text(shell.render_log())
+    trees = render_all(shell)
+    log = text(trees["shell-log-box"])
     assert f"{fsi}{rlo}Ann evil{pdi} claims" in log and f"{fsi}{rlo}Bob{pdi}" in log
     assert log.replace(f"{fsi}{rlo}", "").count(rlo) == 0  # no override left outside an isolate
-    bar = text(find(shell.render_status(page.prompt(shell.session.view())), "#shell-prompt"))
+    bar = text(find(trees["shell-bar"], "#shell-prompt"))
     assert rlo in bar and rlo not in bar.replace(f"{fsi}{rlo}", "")
-    assert shell.session.seat_name(0) == f"{fsi}{rlo}Ann evil{pdi}" and shell.session.seat_name(2) == "Cy"
+    # the seats hold the names as given: isolated where shown, not in what is compared or sent
+    assert shell.session.seat_name(0) == f"{rlo}Ann evil" and shell.session.seat_name(2) == "Cy"
+
+
+def test_a_right_to_left_name_is_isolated_exactly_once_wherever_it_is_shown() -> None:
+    """Issue 42: names were isolated in two places (``Session.seats`` and ``Shell.isolated``).
+    Now only where every mounted tree passes: each right-to-left name (an override in it, or
+    Hebrew letters) stands between one FSI…PDI pair wherever it is shown (the status bar, the
+    log, the board's seat list, the toast) and is never isolated twice; a dialog's text goes
+    through the same pattern (``Shell.isolate_text``, ``BrowserHost.confirm``)."""
+    import world as world_page
+    from page_host import render_all
+    from ui import find, reversing_texts, text
+
+    from conquest.core import get_game
+    from conquest.rng import Rng
+
+    rlo, fsi, pdi = "\u202e", "\u2068", "\u2069"
+    hebrew = "\u05d3\u05e0\u05d4"  # "Dana"
+    names = [f"{rlo}Ann evil", hebrew, "Cy"]
+    shell, page, _ = make_page(world_page.WorldPage)
+    match = Match(get_game("world"), {"seats": [{"name": n} for n in names]}, rng=Rng(5))
+    match.resolve_chance()
+    for _ in range(7):
+        match.play(match.legal_actions()[0])
+    shell.open(match, None)
+    shell.say(f"{names[0]} and {hebrew} may undo.")
+    trees = render_all(shell)
+    shown = {
+        "status bar": text(find(trees["shell-bar"], "#shell-prompt")),
+        "log": text(trees["shell-log-box"]),
+        "board": text(trees["wc-seats"]),
+        "toast": text(trees["shell-toast"]),
+    }
+    for where, words in shown.items():
+        present = [name for name in names[:2] if name in words]
+        # the status bar names the one to act; the log, the board and the toast both
+        assert present == (names[:2] if where != "status bar" else present) and present, (where, words[:200])
+        for name in present:
+            n = words.count(name)
+            assert words.count(f"{fsi}{name}{pdi}") == n, f"{name!r} not isolated each time in the {where}"
+            assert f"{fsi}{fsi}{name}" not in words and f"{name}{pdi}{pdi}" not in words, f"twice in the {where}"
+    for cid, tree in trees.items():
+        assert reversing_texts(tree) == [], cid
+    assert shell.isolate_text(f"Take back {names[0]}'s move?") == f"Take back {fsi}{names[0]}{pdi}'s move?"
+    assert shell.isolate_text(f"{fsi}{names[0]}{pdi} again") == f"{fsi}{names[0]}{pdi} again"  # kept, not doubled
+    assert [seat.name for seat in shell.session.seats()] == names  # as given
 
 
 def test_every_text_of_the_metagame_page_keeps_its_direction_with_hostile_names() -> None:
@@ -96,7 +145,7 @@ def test_every_text_of_the_metagame_page_keeps_its_direction_with_hostile_names(
             if (match.state.phase, i // 60) not in drawn:  # each phase, again every 60 steps
                 drawn.add((match.state.phase, i // 60))
                 trees = render_all(shell)
-                trees["shell-saved"] = shell.isolated(shell.render_saved(host.store.list("metagame"), slot.id))
+                trees["shell-saved"] = shell.isolated(shell.saved.render(host.store.list("metagame"), slot.id))
                 for cid, tree in trees.items():
                     for t in reversing_texts(tree):
                         loose.setdefault(cid, t)
@@ -190,14 +239,14 @@ def test_a_long_game_judges_its_draws_codes_only_when_codes_are_shown() -> None:
     long = long_match("campaign", LINKS_AT_ONCE + 200)
     shell.open(Match(long.game, long.options, long.log), None)
     judged = []
-    real = shell.hidden_draw
-    shell.hidden_draw = lambda i: judged.append(i) or real(i)  # type: ignore[method-assign]
+    real = shell.draws.hidden
+    shell.draws.hidden = lambda i: judged.append(i) or real(i)  # type: ignore[method-assign]
     n = len(long.log)
-    lines = shell.log_lines(n - 40, n)
+    lines = shell.log.lines(n - 40, n)
     draws = [line for line in lines if line["chance"]]
     assert draws and judged == [] and all(line["code"] == HIDDEN_CODE for line in draws)
-    shell.show_codes = True
-    lines = shell.log_lines(n - 40, n)
+    shell.log.show_codes = True
+    lines = shell.log.lines(n - 40, n)
     assert len(judged) == len(draws)
     assert all(line["code"] in (HIDDEN_CODE, long.log[line["step"] - 1]) for line in lines)
 
@@ -215,7 +264,7 @@ def test_a_past_step_is_a_lookup_and_one_render_not_a_replay() -> None:
     long = long_match("world", 6000)
     shell.open(Match(long.game, long.options, long.log), None)
     if (seat := shell.pending()) is not None:
-        shell.ready(seat)
+        shell.handover.ready(seat)
     render_all(shell)
     applied = []
     real = type(shell.game).apply
@@ -253,16 +302,16 @@ def test_a_long_games_links_are_made_in_slices_and_hold_the_game() -> None:
     long = long_match("world", 8000)
     shell.open(Match(long.game, long.options, long.log), None)
     if (seat := shell.pending()) is not None:
-        shell.ready(seat)
-    assert "Preparing the links" in text(shell.render_links("http://x/"))
+        shell.handover.ready(seat)
+    assert "Preparing the links" in text(shell.links.render("http://x/"))
     slices = 0
     while host.timers:
         host.timers.pop(0)[1]()
         slices += 1
     assert slices >= 2 and host.renders == 1  # several tasks, then the page drawn once more
-    links = shell.render_links("http://x/")
+    links = shell.links.render("http://x/")
     _, save = parse_fragment(text(find(links, "#shell-host-url")))
     assert save["log"] == long.log
     shell.session.match.play(shell.session.match.legal_actions()[0])  # a step: made again
-    assert "Preparing the links" in text(shell.render_links("http://x/"))
+    assert "Preparing the links" in text(shell.links.render("http://x/"))
 

@@ -160,7 +160,7 @@ def test_undo_past_a_spin_keeps_it_in_the_spin_history() -> None:
     at_spin(shell, page)
     page.spin()
     spun = s.match.log[-1]
-    shell.undo()
+    shell.bar.undo()
     assert s.match.state.phase == "spin" and spun not in s.match.log
     spins = text(render_all(shell)["mg-spins"])
     assert spun in spins and "Taken back" in spins
@@ -267,10 +267,10 @@ def test_non_choices_say_why_and_spending_steps_are_confirmed() -> None:
     page.pick(close)
     msg = shell.message[1]
     assert "3 or more steps" in msg and "Ann's" in msg and "M4" not in msg, msg
-    shell.show_codes = True
+    shell.log.show_codes = True
     page.pick(close)
     assert shell.message[1].count("M4:") == 1
-    shell.show_codes = False
+    shell.log.show_codes = False
     for _ in range(2):
         page.pick(eligible(page)[0])
     st = s.match.state
@@ -349,7 +349,7 @@ def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> No
     assert find(side, "#mg-decide").attrs.get("data-now") == "next"
     assert find(side, "#mg-result-text").attrs.get("data-now") == "result"
     shell.play("dd")  # the defender wins: she earns a block token, and the log says so
-    line = shell.log_lines(len(s.match.log) - 1, len(s.match.log))[-1]
+    line = shell.log.lines(len(s.match.log) - 1, len(s.match.log))[-1]
     assert "Bob earns a block token" in str(line), line
 
 

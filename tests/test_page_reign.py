@@ -78,7 +78,7 @@ def test_setup_to_a_game_and_a_develop_by_click() -> None:
     assert "Shield Wall" not in text(find(stage(shell), "#rg-pick-summary"))
     fire(stage(shell), "#rg-pick-go")
     assert 0 in s.secret_parts and s.match.log[-1].startswith("L")
-    while shell.bot_step(1000):
+    while shell.bots.step(1000):
         pass
     assert s.match.log[-1].startswith("tCD/")
     board = render_all(shell)["rg-board"]
@@ -96,7 +96,7 @@ def test_setup_to_a_game_and_a_develop_by_click() -> None:
     card = find(render_all(shell)["rg-board"], f"[data-place={place}]")
     assert "Controlled by Ann" in card.attrs["aria-label"] and "is-controlled" in card.attrs["class"]
     # undo of an open step goes back to Ann's move
-    shell.undo()
+    shell.bar.undo()
     assert s.match.log[-1].startswith("t")
 
 
@@ -104,7 +104,7 @@ def test_a_battle_with_card_and_purchases_totals_live_then_the_reveal() -> None:
     shell, page, _ = opened(TO_BATTLE)
     s = shell.session
     assert s is not None and s.match.state.phase == "battle"
-    shell.ready(0)
+    shell.handover.ready(0)
     st = stage(shell)
     assert st.attrs["data-act"] == "battle"
     # Ann: Military 4 after Resupply; the hand is C, D, E
@@ -148,7 +148,7 @@ def test_a_battle_with_card_and_purchases_totals_live_then_the_reveal() -> None:
     # the reveal: both sides' sums, term by term, agree with the engine's report
     rep = s.match.state.last
     assert rep is not None
-    shell.ready(0)
+    shell.handover.ready(0)
     reveal = find(stage(shell), "#rg-reveal")
     for seat in (0, 1):
         for key, got in (("attack", rep.attack), ("defence", rep.defence), ("damage", rep.damage),
@@ -179,7 +179,7 @@ def test_the_first_choice_never_reaches_a_save_or_link_of_a_bot_game() -> None:
     assert s.secret_parts == {0: Part("E", "m1a1")}
     assert "m1a1" not in everything(shell)
     assert "has chosen" in text(stage(shell))
-    while shell.bot_step(1000):  # the bot's part, then whatever it plays after the reveal
+    while shell.bots.step(1000):  # the bot's part, then whatever it plays after the reveal
         pass
     assert s.match.log[len(TO_BATTLE)].startswith("Em1a1/")  # the reveal holds both parts
 
@@ -192,7 +192,7 @@ def test_a_whole_game_against_the_bot_through_the_runner() -> None:
     for _ in range(3000):
         if s.match.state.phase == "over":
             break
-        if shell.bot_step(1000):
+        if shell.bots.step(1000):
             continue
         assert page.me() == 0, s.match.log[-3:]
         st = stage(shell)
@@ -231,7 +231,7 @@ def test_hostile_names_stay_text_and_icons_have_words() -> None:
     fire(stage(shell), "[data-card=A]")
     fire(stage(shell), "[data-card=B]")
     fire(stage(shell), "#rg-pick-go")
-    while shell.bot_step(1000):
+    while shell.bots.step(1000):
         pass
     for tree in render_all(shell).values():
         assert "<img" not in to_html(tree)
@@ -255,7 +255,7 @@ def test_roles_survive_a_reopen_and_a_branch_and_refusals_are_messages() -> None
     hot, hp, _ = opened([LAYOUT])
     assert hot.session is not None and hot.session.needs_handover() == 0
     assert render_all(hot)["rg-stage"].attrs["data-act"] == "wait"
-    hot.ready(0)
+    hot.handover.ready(0)
     fire(stage(hot), "#rg-pick-go")  # nothing picked yet
     assert hot.message and "two cards" in hot.message[1]
     hp.toggle_pick(0, "A")
@@ -270,7 +270,7 @@ def test_prompts_labels_and_the_respond_step() -> None:
     shell, page, _ = opened(TO_BATTLE[:-1])
     s = shell.session
     assert s is not None and s.match.state.phase == "respond"
-    shell.ready(1)
+    shell.handover.ready(1)
     view = s.view()
     assert "Restructure" in page.prompt(view)
     st = stage(shell)
@@ -281,7 +281,7 @@ def test_prompts_labels_and_the_respond_step() -> None:
     assert "chooses a card" in page.prompt(s.view())
     assert page.log_label(s.match.states[0]) == "Set-up" and page.log_label(s.match.states[-1]) == "Turn 1"
     # a battle key picks the card at that place; a key out of range is not used
-    shell.ready(0)
+    shell.handover.ready(0)
     assert page.on_key(Event(type="keydown", key="1")) and page.card == "C"
     assert not page.on_key(Event(type="keydown", key="9"))
     assert not page.on_key(Event(type="keydown", key="x"))
@@ -293,11 +293,11 @@ def test_prompts_labels_and_the_respond_step() -> None:
     # the game goes on: the reveal is news until a person acts, then a closed summary
     seat = s.acting_seat()
     assert seat is not None
-    shell.ready(seat)
+    shell.handover.ready(seat)
     assert find(stage(shell), "#rg-reveal").tag == "section"
     fire(render_all(shell)["rg-board"], "#rg-end")
     assert s.acting_seat() == 1 - seat
-    shell.ready(1 - seat)
+    shell.handover.ready(1 - seat)
     old = find(stage(shell), "#rg-reveal")
     assert old.tag == "details" and "Last battle" in text(find(old, "summary"))
     assert "turn" in page.prompt(s.view())

@@ -2,7 +2,7 @@
 
 Item 10 first: every result of an action (the person's step, the dice or reveal it drew,
 the computer's replies) is listed in words beside the controls ("What just happened",
-``Shell.render_result``) and given to the screen-reader live region
+``Shell.result.render``) and given to the screen-reader live region
 (``Shell.announcement``). Then item 1 (World: the roll, the trade and the dice buttons where
 the person acts). The other items have their tests in this file too, each named after it.
 """
@@ -45,7 +45,7 @@ def test_item10_world_the_computers_replies_join_the_result() -> None:
     fire(render_all(shell)["wc-panel"], "#wc-end")
     n = len(s.match.log)
     for _ in range(2000):
-        if not shell.bot_step(1e9) and s.bot_to_act() is None:
+        if not shell.bots.step(1e9) and s.bot_to_act() is None:
             break
     assert len(s.match.log) > n + 1
     box = find(render_all(shell)["wc-panel"], "#shell-result-inner")
@@ -53,7 +53,7 @@ def test_item10_world_the_computers_replies_join_the_result() -> None:
     assert len(items) == 6 and int(items[-1].attrs["value"]) == len(s.match.log)
     assert "earlier step" in text(box) and "in the log below" in text(box)
     # the person's next step starts a new result; Undo clears it (its own message says it)
-    shell.undo()
+    shell.bar.undo()
     assert "hidden" in find(render_all(shell)["wc-panel"], "#shell-result-inner").attrs
 
 
@@ -104,7 +104,7 @@ def reign_at(log: list[str], bot: bool = False):  # noqa: ANN201 - (shell, page)
     seats = [{"colour": "#e69f00"}, {"colour": "#56b4e9", **({"bot": "Heuristic"} if bot else {})}]
     match = Match(REIGN, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0, "seats": seats}, log, rng=Rng(3))
     shell.open(match, host.store.create(match.save().to_json(), "test", host.now()))
-    shell.ready(0)
+    shell.handover.ready(0)
     return shell, page
 
 
@@ -122,6 +122,18 @@ def test_item5_reign_unavailable_actions_say_why() -> None:
     # every card without an Attack says why
     whys = [text(x) for x in find_all(board, ".rg-why")]
     assert len(whys) == 6 and all("(R" in w for w in whys)
+
+
+def test_item5_reign_recruit_says_what_its_smallest_amount_needs() -> None:
+    """R5, edition 4: Recruit buys 2 or 3, so with 1 coin it is out of reach, and the page says
+    it needs 2 coins (the smallest amount the game's edition lists), not 1."""
+    from test_page_reign import LAYOUT
+
+    shell, _page = reign_at([LAYOUT + "4", "tAB/AB"])
+    shell.play("+2")  # Recruit 2: Wealth 3 to 1
+    board = render_all(shell)["rg-board"]
+    reasons = {x.attrs["data-unavailable"]: text(x) for x in find_all(board, ".rg-unavailable")}
+    assert "needs 2 coins; you have 1 Wealth (R5)" in reasons["Recruit"]
 
 
 def test_item5_reign_first_turn_says_it_has_two_actions() -> None:
@@ -142,7 +154,7 @@ def test_item5_reign_the_bots_turn_step_by_step_on_the_stage() -> None:
     shell.play("e")  # Ann ends her first turn: Bob (computer) plays his whole turn
     n = len(s.match.log)
     for _ in range(50):
-        if not shell.bot_step(1e9):
+        if not shell.bots.step(1e9):
             break
     assert len(s.match.log) >= n + 2  # resupply or more, and the bot's steps
     box = find(render_all(shell)["rg-stage"], "#shell-result-inner")
@@ -169,7 +181,7 @@ def test_item8_a_taken_back_spin_is_said_in_words() -> None:
     before = s.match.states[-2]
     k = shell.game.parse_action(spun).k
     title = page.game_title(before.games[before.inv.game_at(k)])
-    shell.undo()
+    shell.bar.undo()
     spins = render_all(shell)["mg-spins"]
     words = f"slice {k + 1} of {before.inv.x}: {title}, taken back"
     assert words in text(spins)
@@ -210,7 +222,7 @@ def test_item3_a_finished_game_offers_its_next_step_at_the_top_not_undo() -> Non
     assert find(bar, "#shell-over-new").attrs["href"] == "?"
     # the saved list: the finished game is offered to open, with its result
     first = shell.session.slot_id
-    saved = shell.render_saved(host.store.list())
+    saved = shell.saved.render(host.store.list())
     row = text(find(saved, "#shell-saved-list"))
     assert "Open “From a link”" in row and "Resume" not in row and "Finished: " in row and " won" in row
     # Play again: the same players and options, a new slot; the finished one stays as it was
@@ -336,7 +348,7 @@ def test_item6_a_capture_waiting_for_the_placement_is_described_as_the_generals_
 
 # -- item 7: Metagame duels -----------------------------------------------------------------------
 def test_item7_play_here_opens_the_duel_at_once() -> None:
-    from test_page_duels import console, panel
+    from live_kit import console, panel
 
     shell, page, host = console()
     fire(panel(shell), "#mg-duel-here")
@@ -350,8 +362,8 @@ def test_item7_play_here_opens_the_duel_at_once() -> None:
 def test_item7_a_drawn_duel_says_the_same_on_both_sides_and_is_played_again() -> None:
     from conquests import ConquestsPage
     from duel_desk import DRAWN, duel_banner, load_ties
+    from live_kit import console, panel
     from page_host import make_page
-    from test_page_duels import console, panel
 
     from conquest.session import Match
 
@@ -429,8 +441,8 @@ def test_left_item5_a_finished_duel_offers_the_way_back_to_the_campaign_not_play
     back to the console, which takes a win by itself, or after a draw the duel again."""
     from conquests import ConquestsPage
     from duel_desk import load_ties
+    from live_kit import console, panel, play_in_other_tab
     from page_host import make_page
-    from test_page_duels import console, panel, play_in_other_tab
 
     from conquest.session import Match
 

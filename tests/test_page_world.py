@@ -4,7 +4,7 @@ Drives ``site/games/world.py`` through the shell with a fake host: the set-up's 
 the claim and the reinforcements by picks on the map and in the Choose list, an attack with
 the exact odds on screen and the dice drawn from the log's roll, attack until done and until
 N left, a card trade, a fortify, the defender's dice choice, games of bots through
-``Shell.bot_step``, undo, a read-only copy, and hostile names kept as text. Positions later in
+``Shell.bots.step``, undo, a read-only copy, and hostile names kept as text. Positions later in
 a game are reached by letting the engine's Rule-based bot play every seat from a fixed seed,
 then opened in the page as a link would open them.
 """
@@ -111,7 +111,7 @@ def bots(shell: Shell, limit: int = 4000) -> None:
     for _ in range(limit):
         if shell.session.bot_to_act() is None:
             return
-        shell.bot_step(1000)
+        shell.bots.step(1000)
     raise AssertionError("the bots never stopped")
 
 
@@ -397,7 +397,7 @@ def test_bots_play_a_whole_game_through_the_shells_runner() -> None:
     trees = render_all(shell)
     assert find(trees["wc-panel"], ".wc-win")
     assert "wins" in text(trees["wc-panel"])
-    names, pts = shell.stats_series()
+    names, pts = shell.chart.stats_series()
     assert names == ["Territories", "Troops", "Luck"] and pts[-1][0] == s.match.state.turn
     assert len(find_all(trees["shell-chart"], "svg.shell-chart")) == 3
     assert page.log_label(s.match.states[-2]).startswith("Turn")

@@ -1,6 +1,6 @@
 """Issue 41 on the To Reign Supreme page, in CPython: after each kind of action, which node
 carries ``data-now="result"`` (the newest result) and which ``data-now="next"`` (the next
-decision); the shell brings both into view (``shell_browser.bring_now``), and the tap-walk
+decision); the shell brings both into view (``browser_now.bring_now``), and the tap-walk
 (``tests/browser/test_tapwalk_reign_conquests.py``) measures them on a 360x740 screen.
 
 Why "next" is a short control or panel and never the battle panel: at 360 px the battle
@@ -30,7 +30,7 @@ def marks(shell: Shell) -> dict[str, list[str]]:
 
 def test_set_up_picks_mark_the_cards_then_the_summary_then_the_confirm() -> None:
     shell, _, _ = opened([LAYOUT])
-    shell.ready(0)
+    shell.handover.ready(0)
     assert marks(shell)["next"] == ["rg-pick-cards"]
     fire(stage(shell), "[data-card=C]")
     assert marks(shell) == {"next": ["rg-pick-cards"], "result": ["rg-pick-summary"]}
@@ -40,7 +40,7 @@ def test_set_up_picks_mark_the_cards_then_the_summary_then_the_confirm() -> None
 
 def test_a_turn_action_marks_its_words_and_the_turn_panel() -> None:
     shell, _, _ = opened([LAYOUT, "tAB/AB"])
-    shell.ready(0)
+    shell.handover.ready(0)
     assert marks(shell)["next"] == ["rg-turn"]
     turn = find(stage(shell), "#rg-turn")
     assert "2 actions left" in text(turn) and "Click Attack" in text(turn)  # a mouse's word (FakeHost)
@@ -57,14 +57,14 @@ def test_an_attack_marks_the_defenders_choice_and_the_battle_marks_the_cards() -
     shell, _, _ = opened(TO_BATTLE[:-2])
     s = shell.session
     assert s is not None
-    shell.ready(0)
+    shell.handover.ready(0)
     fire(render_all(shell)["rg-board"], "[data-action=bc]")  # Ann attacks The Citadel
     if s.needs_handover() is not None:
         fire(render_all(shell)["shell-handover"], "#shell-ready")
     assert marks(shell) == {"next": ["rg-respond"], "result": ["shell-result-inner"]}
     assert "attacks" in text(find(stage(shell), "#shell-result-inner"))
     fire(stage(shell), "#rg-fight")
-    shell.ready(0)
+    shell.handover.ready(0)
     # not the whole battle panel (taller than a phone's screen): its cards
     assert marks(shell) == {"next": ["rg-battle-cards"], "result": ["shell-result-inner"]}
     fire(stage(shell), "[data-card=C]")
@@ -77,7 +77,7 @@ def test_the_reveal_is_the_result_in_words_and_the_turn_goes_on_below_it() -> No
     shell, _, _ = opened(TO_BATTLE)
     s = shell.session
     assert s is not None
-    shell.ready(0)
+    shell.handover.ready(0)
     fire(stage(shell), "[data-card=C]")
     fire(stage(shell), "#rg-battle-go")
     # the pass-the-device screen: the page's own marks are the waiting line (hidden by the
@@ -90,7 +90,7 @@ def test_the_reveal_is_the_result_in_words_and_the_turn_goes_on_below_it() -> No
     assert isinstance(GAME.parse_action(s.match.log[-1]), Reveal)
     seat = s.acting_seat()
     assert seat is not None
-    shell.ready(seat)
+    shell.handover.ready(seat)
     got = marks(shell)
     assert got == {"next": ["rg-turn"], "result": ["rg-reveal"]}
     st = stage(shell)
@@ -112,7 +112,7 @@ def test_every_render_marks_one_next_at_most_one_result() -> None:
     for _ in range(6):
         seat = s.needs_handover()
         if seat is not None:
-            shell.ready(seat)
+            shell.handover.ready(seat)
         got = marks(shell)
         assert len(got.get("next", [])) == 1 and len(got.get("result", [])) <= 1, got
         st = stage(shell)
@@ -127,7 +127,7 @@ def test_every_render_marks_one_next_at_most_one_result() -> None:
 
 def test_the_legend_explains_the_four_symbols_by_a_tap() -> None:
     shell, _, _ = opened([LAYOUT, "tAB/AB"])
-    shell.ready(0)
+    shell.handover.ready(0)
     legend = find(render_all(shell)["rg-board"], "#rg-legend")
     assert legend.tag == "details" and "open" not in legend.attrs
     assert find(legend, "summary").attrs["id"] == "rg-legend-open"

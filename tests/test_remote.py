@@ -2,178 +2,26 @@
 device's page (``site/py/remote.py``) and sends ui trees and patches; a device fires only
 the handlers it was last sent.
 
-The device here is :class:`WireDevice`: it keeps what the host sent as plain JSON (the
-containers' children, built by the same rules as ``static/guest-dom.js``: whole trees, then
-ops applied in order) and sends events by handler key, as the page in the browser does.
+The device here is :class:`live_kit.WireDevice` (shared with the other live tests): it
+keeps what the host sent as plain JSON (the containers' children, built by the same rules as
+``static/guest-dom.js``: whole trees, then ops applied in order) and sends events by handler
+key, as the page in the browser does.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from live import Table, device_token
-from page_host import FakeHost, make_page
+from live_kit import Wire, WireDevice, apply_ops, attrs, keys_of, tap, text_of, world_host
+from page_host import make_page
 from reign import ReignPage
-from remote import Devices, diff, handlers_of, wire
-from test_live import world_host
+from remote import diff, handlers_of, wire
 from ui import Node, h
 from world import WorldPage
 
 from conquest.core import get_game
 
 WORLD = get_game("world")
-
-
-# -- a device that only applies what it is sent --------------------------------------------------
-def _at(kids: list[Any], path: list[int]) -> tuple[list[Any], int]:
-    """The list holding the node at ``path`` and its index there."""
-    for i in path[:-1]:
-        kids = kids[i].setdefault("c", [])
-    return kids, path[-1]
-
-
-def apply_ops(containers: dict[str, list[Any]], ops: list[list[Any]]) -> None:
-    for op in ops:
-        kind, cid, path = op[0], op[1], op[2]
-        kids = containers.setdefault(cid, [])
-        if kind in ("x", "d"):
-            target = kids
-            for i in path:
-                target = target[i].setdefault("c", [])
-            if kind == "x":
-                del target[op[3]:]
-            else:
-                del target[:op[3]]
-            continue
-        holder, i = _at(kids, path)
-        if kind == "r":
-            if i == len(holder):
-                holder.append(op[3])
-            else:
-                holder[i] = op[3]
-        elif kind == "s":
-            holder[i] = op[3]
-        elif kind == "a":
-            holder[i].pop("a", None)
-            holder[i].pop("e", None)
-            holder[i].update({k: v for k, v in (("a", op[3]), ("e", op[4])) if v})
-        elif kind == "m":
-            merged = {**holder[i].get("a", {}), **{k: v for k, v in op[3].items() if v is not None}}
-            for k in [k for k, v in op[3].items() if v is None]:
-                merged.pop(k, None)
-            holder[i]["a"] = merged
-            if not merged:
-                holder[i].pop("a")
-        elif kind == "p":
-            holder[i]["p"] = op[3]
-
-
-def keys_of(cid: str, kids: list[Any]) -> dict[str, dict[str, Any]]:
-    """Handler key -> the wire node, as the device names them (``dom.py``'s rule)."""
-    out: dict[str, dict[str, Any]] = {}
-
-    def visit(node: Any, path: str) -> None:
-        if isinstance(node, str):
-            return
-        for kind in node.get("e", []):
-            out[f"{cid}/{path}/{kind}"] = node
-        for i, c in enumerate(node.get("c", [])):
-            visit(c, f"{path}.{i}")
-
-    for i, c in enumerate(kids):
-        visit(c, f".{i}")
-    return out
-
-
-def text_of(node: Any) -> str:
-    if isinstance(node, str):
-        return node
-    return "".join(text_of(c) for c in node.get("c", []))
-
-
-class WireDevice:
-    def __init__(self, peer: str) -> None:
-        self.peer = peer
-        self.containers: dict[str, list[Any]] = {}
-        self.n: int | None = None
-        self.inbox: list[dict[str, Any]] = []
-        self.shares = 0
-
-    def take(self, text: str) -> list[dict[str, Any]]:
-        """A message from the host; returns what the device answers."""
-        msg = json.loads(text)
-        self.inbox.append(msg)
-        out: list[dict[str, Any]] = []
-        if msg["t"] == "host":
-            out.append({"t": "open", "device": device_token(), "name": self.peer.title(), "want": None})
-        elif msg["t"] == "ui":
-            if "base" in msg and msg["base"] != self.n:
-                return [{"t": "resync"}]
-            if msg.get("full"):
-                self.containers.update(msg["c"])
-            apply_ops(self.containers, msg.get("ops", []))
-            self.n = msg["n"]
-            if msg.get("share"):
-                self.shares += 1
-                out.append({"t": "share", "share": "a1b2c3"})
-        return out
-
-    def find(self, cid: str, pred: Any) -> tuple[str, dict[str, Any]]:
-        for key, node in keys_of(cid, self.containers.get(cid, [])).items():
-            if pred(key, node):
-                return key, node
-        raise LookupError(cid)
-
-    def text(self, cid: str) -> str:
-        return "".join(text_of(c) for c in self.containers.get(cid, []))
-
-
-class Wire:
-    """The host's Devices and its devices, texts delivered in order by :meth:`run`."""
-
-    def __init__(self, host_shell: Any, host: FakeHost, page_class: Any) -> None:
-        self.host = host
-        self.q: list[tuple[str, str, str]] = []
-        self.devices = Devices(page_class, host_shell.game, host,
-                               lambda peer, text: self.q.append(("host", peer, text)))
-        self.table = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
-        self.devices.attach(self.table)
-        self.ends: dict[str, WireDevice] = {}
-
-    def join(self, peer: str) -> WireDevice:
-        d = WireDevice(peer)
-        self.ends[peer] = d
-        self.devices.connected(peer)
-        self.run()
-        return d
-
-    def send(self, peer: str, msg: dict[str, Any]) -> None:
-        self.q.append((peer, "host", json.dumps(msg)))
-        self.run()
-
-    def run(self) -> None:
-        for _ in range(1000):
-            self.host.run_timers()
-            if not self.q:
-                return
-            while self.q:
-                src, dst, text = self.q.pop(0)
-                if dst == "host":
-                    self.host.advance(120)
-                    self.devices.receive(src, text, self.host.clock())
-                else:
-                    for answer in self.ends[dst].take(text):
-                        self.q.append((dst, "host", json.dumps(answer)))
-        raise AssertionError("the host and its devices never settled")
-
-
-def tap(w: Wire, d: WireDevice, cid: str, pred: Any, kind: str = "click", **fields: Any) -> None:
-    key, node = d.find(cid, lambda k, n: k.endswith("/" + kind) and pred(k, n))
-    w.send(d.peer, {"t": "ev", "k": key, "type": kind, **fields})
-
-
-def attrs(node: Any) -> dict[str, str]:
-    return node.get("a", {})
 
 
 # -- the tests ------------------------------------------------------------------------------------

@@ -212,7 +212,7 @@ def test_hot_seat_hands_over_between_people_and_hides_the_other_view() -> None:
     save = s.save()
     assert save["log"] == [] and "1" not in json.dumps(save["log"])
     assert encode_save(save) == encode_save(Match(ODDS, save["options"]).save().to_json())
-    shell.ready(1)
+    shell.handover.ready(1)
     assert text(find(render_all(shell)["game-controls"], "#odds-mine")) == "Mine 9"
     shell.give_secret(1, 1)
     # the reveal is one step, then the coin is drawn and logged
@@ -240,7 +240,7 @@ def test_undo_keeps_a_drawn_chance_result_on_record() -> None:
     coin = s.match.log[1]
     hand_over(shell)
     host.confirms.append(True)  # two people at the device: Undo asks first
-    shell.undo()
+    shell.bar.undo()
     assert "Take back step 1" in host.asked[-1]
     assert s.match.log == []
     assert s.match.undone == [(0, (coin,))]
@@ -260,7 +260,7 @@ def test_bots_think_in_slices_and_play_secret_parts() -> None:
     assert s.bot_to_act() == 1
     bar = shell.render_status("")
     slices = 0
-    while not shell.bot_step(0):  # a zero budget: one step of thinking per slice
+    while not shell.bots.step(0):  # a zero budget: one step of thinking per slice
         slices += 1
         assert slices < 20
     assert slices >= 5  # the runner yielded between the bot's steps
@@ -272,11 +272,11 @@ def test_stopping_the_bots_and_letting_them_play_again() -> None:
     shell, _ = odds_shell([Seat("Cal", "#009e73", "Slow"), Seat("Dee", "#0072b2", "Slow")])
     s = shell.session
     assert s is not None
-    assert shell.bot_turn() is not None
+    assert shell.bots.turn() is not None
     fire(shell.render_status(""), "#shell-bot-stop")
-    assert s.bots_paused and shell.bot_turn() is None and not shell.bot_step(10)
+    assert s.bots_paused and shell.bots.turn() is None and not shell.bots.step(10)
     fire(shell.render_status(""), "#shell-bot-go")
-    assert shell.bot_turn() is not None
+    assert shell.bots.turn() is not None
 
 
 # -- viewing an earlier step, continue from here ---------------------------------------------------
@@ -420,7 +420,7 @@ def test_a_long_log_is_drawn_as_it_is_scrolled_however_far() -> None:
     n = len(s.match.log)
     assert n == 20_000
     if (seat := shell.pending()) is not None:  # the log's buttons react only after Ready (issue 19)
-        shell.ready(seat)
+        shell.handover.ready(seat)
     assert shell.pending() is None
 
     def drawn(log: Any) -> list[int]:
@@ -452,10 +452,10 @@ def test_a_long_log_is_drawn_as_it_is_scrolled_however_far() -> None:
     shell.jump(None)
     ol = find(shell.render_log(), "#shell-log")
     ol.on["keydown"](Event(type="keydown", key="Home"))  # the keys reach the whole log
-    assert shell.log_focus == 1 and shell.host.focused == "shell-view-1" and 1 in drawn(shell.render_log())
+    assert shell.log.focus == 1 and shell.host.focused == "shell-view-1" and 1 in drawn(shell.render_log())
     assert shell.take_log_reveal() == 1
     ol.on["keydown"](Event(type="keydown", key="End"))
-    assert shell.log_focus == n and n in drawn(shell.render_log())
+    assert shell.log.focus == n and n in drawn(shell.render_log())
     find(shell.render_log(), "#shell-log").on["keydown"](Event(type="keydown", key="PageUp"))
-    assert shell.log_focus == n - 10
+    assert shell.log.focus == n - 10
     assert shell.log_scrolled(n - LOG_SHOWN, at_end=True) is False and shell.log_top is None  # follows the newest

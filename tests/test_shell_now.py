@@ -1,5 +1,5 @@
 """Issue 41 in CPython: where the shell scrolls after a tap (``shell.now_scroll``, the rule
-``shell_browser.bring_now`` and ``guest-dom.js`` ``bringNow`` follow), the device's words
+``browser_now.bring_now`` and ``guest-dom.js`` ``bringNow`` follow), the device's words
 (``shell.tap_word``: "Tap" on a touch screen) and a guest device's part in both (``remote``:
 the device says it is a touch screen when it opens its page; the host tells it when an update
 follows its tap or a step, ``"now": true``)."""
@@ -9,10 +9,9 @@ import json
 from typing import Any
 
 from live import device_token
+from live_kit import Wire, WireDevice, attrs, tap, world_host
 from page_host import FakeHost
 from shell import now_scroll, tap_word, tap_word_lower
-from test_live import world_host
-from test_remote import Wire, WireDevice, attrs, tap
 from world import WorldPage
 
 from conquest.core import get_game
@@ -98,11 +97,11 @@ def test_an_update_after_a_tap_or_a_step_tells_the_device_to_bring_the_marks_int
 
 def test_the_announcement_ends_each_line_once() -> None:
     """A log line ends its own sentence: the screen reader's line read "(S3).." before."""
-    from shell import Shell
+    from shell_result import Results
 
     class Lines:
-        def result_lines(self) -> tuple[list[dict[str, Any]], int]:
+        def lines(self) -> tuple[list[dict[str, Any]], int]:
             return [{"step": 3, "words": "Ann claims Ohio (S3)."}, {"step": 4, "words": "Bob passes"}], 0
 
-    said = Shell.announcement(Lines())  # type: ignore[arg-type]
+    said = Results.announcement(Lines())  # type: ignore[arg-type]
     assert said == "Step 3: Ann claims Ohio (S3). Step 4: Bob passes."

@@ -1,7 +1,7 @@
 """The shell and storage faults (issue 10): two tabs on one game, damaged slots, in CPython.
 
 Two tabs are two shells over one storage (the browser's ``storage`` event becomes
-``Shell.slot_changed``); the browser side is tested in tests/browser/test_storage_page.py.
+``Shell.saved.slot_changed``); the browser side is tested in tests/browser/test_storage_page.py.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_keep_mine_makes_a_new_slot_and_open_newer_takes_the_other() -> None:
     c.open(Match(get_game(GAME), host_c.store.open(slot.id)["options"], []), host_c.store.get(slot.id))
     c.session.rev = 1
     play_first(a)
-    c.slot_changed(slot.id)  # the storage event, before C even moves
+    c.saved.slot_changed(slot.id)  # the storage event, before C even moves
     assert c.session.conflict
     find(c.render_message(), "#shell-conflict-reload").on["click"](None)
     assert not c.session.conflict and c.session.match.log == host_a.store.open(slot.id)["log"]
@@ -94,12 +94,12 @@ def test_keep_mine_makes_a_new_slot_and_open_newer_takes_the_other() -> None:
 
 def test_a_storage_event_for_the_same_game_is_quiet() -> None:
     a, b, host_a, host_b, slot = two_tabs()
-    b.slot_changed(slot.id)  # nothing changed
-    b.slot_changed("someoneelse")
+    b.saved.slot_changed(slot.id)  # nothing changed
+    b.saved.slot_changed("someoneelse")
     assert not b.session.conflict
     # deleted in another tab: the game stays open here, unsaved, and the page says so
     host_a.store.delete(slot.id)
-    b.slot_changed(slot.id)
+    b.saved.slot_changed(slot.id)
     assert b.session.slot_id is None and "deleted in another tab" in b.message[1]
 
 
@@ -112,9 +112,9 @@ def test_damaged_slots_listed_plainly_with_delete_and_export() -> None:
     index.append({"id": "bad1", "game": GAME, "name": "Poisoned", "mode": "host", "created": 1, "updated": 1,
                   "steps": 0})
     host.backend.data["conquest:slots"] = json.dumps(index)
-    shell.check_slots()
-    assert set(shell.damaged) == {"bad1"}
-    tree = shell.render_saved(host.store.list(GAME), None)
+    shell.saved.check_slots()
+    assert set(shell.saved.damaged) == {"bad1"}
+    tree = shell.saved.render(host.store.list(GAME), None)
     bad = find(tree, "li.is-damaged")
     assert "“Poisoned” is damaged and cannot be opened." in text(bad) and "lone surrogate" in text(bad)
     assert find(bad, "[data-export-raw=bad1]").tag == "button"
@@ -122,7 +122,7 @@ def test_damaged_slots_listed_plainly_with_delete_and_export() -> None:
     delete = [b for b in find_all(bad, "button") if text(b) == "Delete"][0]
     host.confirms.append(True)
     delete.on["click"](None)
-    assert "bad1" not in shell.damaged and [s.id for s in host.store.list()] == [good.id]
+    assert "bad1" not in shell.saved.damaged and [s.id for s in host.store.list()] == [good.id]
     assert "Deleted the damaged game “Poisoned”" in shell.message[1]
 
 
@@ -206,7 +206,7 @@ def test_a_long_game_storage_refused_keeps_its_address_up_to_date_in_slices() ->
     shell.open(Match(long.game, long.options, long.log), None)
     shell.session.unsaved = True  # as the page does when the link's game could not be stored
     if (seat := shell.pending()) is not None:
-        shell.ready(seat)
+        shell.handover.ready(seat)
     shell.play(shell.session.match.legal_actions()[0])
     assert "kept in the address bar" in shell.message[1]
     assert host.query == ""  # not compressed in the step's own task (before: one block a step)

@@ -40,12 +40,12 @@ def test_the_readme_skeleton_plays_every_game(game_id: str) -> None:
         if secret:  # secret parts go through the shell, one seat at a time
             for seat in secret:
                 if shell.pending() is not None:  # a pass screen: that person presses Ready
-                    shell.ready(shell.pending())
+                    shell.handover.ready(shell.pending())
                 parts = game.secret_choices(s.match.state, seat)
                 assert shell.give_secret(seat, parts[rng.below(len(parts))]), shell.message
             continue
         if shell.pending() is not None:
-            shell.ready(shell.pending())
+            shell.handover.ready(shell.pending())
         buttons = find_all(render_all(shell)["game-controls"], "button")
         assert buttons, f"{game_id}: no action offered at step {len(s.match.log)}"
         before = len(s.match.log)

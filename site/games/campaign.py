@@ -603,14 +603,14 @@ class CampaignPage(GamePage):
                 kids.append(reveal)
         elif view["phase"] == "over":
             act = "over"
-            kids.append(self.shell.render_result())  # what ended it, beside the result (item 10)
+            kids.append(self.shell.result.render())  # what ended it, beside the result (item 10)
             result = self.render_final(view)
             kids += [result, reveal]
         else:
             if self.choices(view):
                 act = view["phase"]
             # not in the answer phase: there the question is what the person reads
-            box = self.shell.render_result()
+            box = self.shell.result.render()
             # what the last steps did, in words (the reveal's outcome among them), else the reveal
             result = reveal if box.attrs.get("hidden") is not None else box
             kids += [box, reveal]

@@ -1051,7 +1051,7 @@ class ConquestsPage(GamePage):
             tail = f": {COLOURS[winners[0]]} wins"
             reason = reason[: -len(tail)] if reason.endswith(tail) else reason
         code, sep, rest = reason.partition(": ")
-        if sep and not self.shell.show_codes and code[:1] == "C" and code[1:].isdigit():
+        if sep and not self.shell.log.show_codes and code[:1] == "C" and code[1:].isdigit():
             reason = rest
         return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 

@@ -490,7 +490,7 @@ class MetagamePage(GamePage):
 
     def plain(self, message: str) -> str:
         """An engine message without its leading rule code (kept when codes are shown)."""
-        if self.shell.show_codes:
+        if self.shell.log.show_codes:
             return message
         head, sep, rest = message.partition(": ")
         if sep and head[:1] == "M" and head[1:].replace(".", "").isalnum() and len(head) <= 4:
@@ -571,7 +571,7 @@ class MetagamePage(GamePage):
             return None
         if s.match.chain is None:
             s.match.seal()
-            self.shell.autosave()
+            self.shell.saved.autosave()
         return s.match.commitment
 
     def spin_with_word(self, ev: Any) -> None:
@@ -631,7 +631,7 @@ class MetagamePage(GamePage):
     def spin_contribution(self) -> tuple[int, str] | None:
         """(draw number from 1, contribution) of the latest spin result, when recorded."""
         at = self.last_spin_index()
-        found = self.shell.draws_by_step().get(at) if at >= 0 else None
+        found = self.shell.draws.by_step().get(at) if at >= 0 else None
         return None if found is None else (found[0] + 1, found[1])
 
     # -- the keyboard flow: after each step, the focus goes where the next step is taken ----
@@ -813,7 +813,7 @@ class MetagamePage(GamePage):
         side = h(
             "div",
             self.render_last_pick(),
-            unmark(self.shell.render_result()),  # the spin, the duel's result, a step (item 10)
+            unmark(self.shell.result.render()),  # the spin, the duel's result, a step (item 10)
             self.render_my_duel(view),
             self.render_actions(view),
             self.render_choose(state, view),
@@ -906,7 +906,7 @@ class MetagamePage(GamePage):
             return None
         return h("p", h("span", said, id="mg-last-pick-text"), " ",
                  h("button", "Undo", type="button", id="mg-undo-pick", cls="small secondary",
-                   aria_label=f"Undo: {said}", on_click=lambda ev: self.shell.undo()),
+                   aria_label=f"Undo: {said}", on_click=lambda ev: self.shell.bar.undo()),
                  id="mg-last-pick", cls="mg-last-pick", role="status")
 
     def render_actions(self, view: Mapping[str, Any]) -> Node:

@@ -370,7 +370,7 @@ class ReignPage(GamePage):
     def mark_now(self, trees: Mapping[str, Node], st: State, seat: int | None) -> None:
         """Issue 41: the newest result (``data-now="result"``) and the next decision
         (``data-now="next"``), one of each at most; the shell brings both into view after a tap
-        or a step (``shell_browser.bring_now``), so "next" is a control or a short panel, never a
+        or a step (``browser_now.bring_now``), so "next" is a control or a short panel, never a
         panel taller than a phone's screen."""
         def there(eid: str) -> Node | None:
             for tree in trees.values():
@@ -417,7 +417,7 @@ class ReignPage(GamePage):
     def render_stage(self, view: Mapping[str, Any], st: State, seat: int | None, legal: list[Any]) -> Node:
         s = self.session()
         # what the last action did, a bot's turn step by step (items 5 and 10)
-        kids: list[Node | None] = [self.shell.render_result()]
+        kids: list[Node | None] = [self.shell.result.render()]
         act = "wait"
         reveal = self.render_reveal(st)
         news = reveal is not None and reveal.tag == "section"
@@ -444,8 +444,7 @@ class ReignPage(GamePage):
             act = "respond" if seat is not None else "wait"
         elif st.phase == "turn":
             act = "turn" if seat is not None else "wait"
-            if seat is not None:
-                kids.append(self.render_turn(st, seat, legal))
+            kids.append(self.render_turn(st, seat, legal) if seat is not None else self.waiting_turn(st))
         if reveal is not None and not news:
             kids.append(reveal)
         return h("div", *kids, id="rg-stage-inner", cls="rg-stage", data_act=act, data_step=str(s.step()),
@@ -473,12 +472,21 @@ class ReignPage(GamePage):
         what = "their tracker cards" if st.phase == "setup" else "a card and purchases"
         seat = s.acting_seat()
         mine = [x for x in s.secret_parts if not s.seats()[x].is_bot]
+        # on a live device the seat still choosing is not this one (``acting_seat`` is None
+        # there): named from the choices still missing, so the waiting line is never empty
+        # (issue 41: it is the device's next thing to look at)
+        still = [x for x in GAME.simultaneous(st) if x not in s.secret_parts] if seat is None else [seat]
         lines = []
-        if mine and seat is not None:
+        if mine and still:
             lines.append(h("p", f"{self.name(mine[0])} has chosen; the choice stays hidden until both have chosen."))
-        if seat is not None:
-            lines.append(h("p", f"Waiting for {self.name(seat)} to choose {what} in secret…"))
+        if still:
+            lines.append(h("p", f"Waiting for {self.name(still[0])} to choose {what} in secret…"))
         return h("div", *lines, cls="rg-waiting", id="rg-waiting", role="status")
+
+    def waiting_turn(self, st: State) -> Node:
+        """Another device's turn (live): whose it is, where this device's eye goes next."""
+        return h("div", h("p", f"{self.name(st.active)}'s turn: waiting for {self.name(st.active)} to play…"),
+                 cls="rg-waiting", id="rg-waiting", role="status")
 
     def render_pick(self, seat: int) -> Node:
         self.check_draft(seat)
@@ -923,9 +931,10 @@ class ReignPage(GamePage):
         why: list[tuple[str, str]] = []
         no_action = "no actions left (R4)" if st.actions_left <= 0 else ""
         if "recruit" in kinds and Recruit not in has:
+            least = min(r.recruit_amounts.values)  # R5: the smallest amount the game's edition lists
             why.append(("Recruit", no_action or (f"Military is at most {r.max_strength} (R3)"
-                        if p.military >= r.max_strength else
-                        f"needs {coins(r.recruit_rate.value)}; you have {p.wealth} Wealth (R5)")))
+                        if p.military + least > r.max_strength else
+                        f"needs {coins(least * r.recruit_rate.value)}; you have {p.wealth} Wealth (R5)")))
         if "disband" in kinds and Disband not in has:
             why.append(("Disband", no_action or ("no Military to disband (R5)" if p.military <= 0 else
                         f"Wealth is at most {r.max_strength} (R3)")))

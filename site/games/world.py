@@ -473,8 +473,8 @@ class WorldPage(GamePage):
     def render_result(self, view: Mapping[str, Any]) -> Node:
         """What the last action did, at the top of the panel where the person acts (issue 21,
         items 1 and 10): the shell's words, and the dice when a roll is among them."""
-        box = unmark(self.shell.render_result())
-        lines, _ = self.shell.result_lines()
+        box = unmark(self.shell.result.render())
+        lines, _ = self.shell.result.lines()
         if "hidden" in box.attrs:
             return box
         if view["last_roll"] is None or not any(x["chance"] for x in lines):

@@ -28,23 +28,27 @@ campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' par
   One tab runs the table (issue 36): while it is open, the panel says so instead of
   offering to open a second tab of it (:meth:`DuelDesk.table_way`);
 - the capital rule (two wins of the same game): after the first win the second duel is set
-  up at once, in the same way;
+  up at once, in the same way; played live, at the first duel's table (issue 42): the same
+  room code, seats and links (:meth:`DuelDesk.seat_table`), and the tab that runs that table
+  opens the second duel by itself (:func:`follow_duel`), so the players' devices still at the
+  table get it without a new link;
 - the duel page's banner (:func:`duel_banner`): which campaign the duel is for, and the way
   back to the console.
 
-Pure Python on the shell's ``Host``: tested in CPython (tests/test_page_duels.py).
+Pure Python on the shell's ``Host``: tested in CPython (tests/test_page_duels.py). What the
+panel draws is in ``duel_panel.py`` (:class:`duel_panel.DuelPanel`, the base of :class:`DuelDesk`).
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import live
+from duel_panel import DuelPanel
 from ui import Node, h
 
-from conquest.core import ConquestError, Game, IllegalAction, get_game
+from conquest.core import ConquestError, IllegalAction
 from conquest.games.metagame.actions import Duel
 from conquest.games.metagame.duelrecord import duel_from_save, duel_game_id, duel_setup
 from conquest.games.metagame.phases import Phase
@@ -52,7 +56,7 @@ from conquest.rng import Rng
 from conquest.savecode import SaveCodeError, load_json, make_fragment, parse_fragment
 from conquest.session import Match
 
-__all__ = ["DuelDesk", "duel_banner", "duel_next", "TIES_KEY", "MODES", "site_base"]
+__all__ = ["DuelDesk", "duel_banner", "duel_next", "follow_duel", "TIES_KEY", "MODES", "site_base"]
 
 TIES_KEY = "conquest:metagame:duel-ties"
 #: what a drawn built-in duel means, said the same on the console and on the duel's page
@@ -93,7 +97,7 @@ def save_ties(host: Any, ties: Mapping[str, Mapping[str, Any]]) -> bool:
     return host.save_pref(TIES_KEY, json.dumps(dict(items), separators=(",", ":")))
 
 
-class DuelDesk:
+class DuelDesk(DuelPanel):
     """The console's duel panel: sets the duel up, watches its slot, takes its result."""
 
     def __init__(self, page: Any) -> None:
@@ -164,11 +168,13 @@ class DuelDesk:
                 found = {**t, "slot": slot_id}
         return found
 
-    def start(self, mode: str, open_now: bool = False) -> None:
+    def start(self, mode: str, open_now: bool = False, after: Mapping[str, Any] | None = None) -> None:
         """Set the duel up: a new save slot of the duel game with the two players' seats.
 
         ``open_now``: a person's click asked for it here: the duel's page opens at once (not
-        for the capital's second duel, set up by itself when the first result comes in)."""
+        for the capital's second duel, set up by itself when the first result comes in).
+        ``after``: the tie of the duel just taken (a capital's first): a live second duel is
+        played at its table (:meth:`seat_table`)."""
         s = self.shell.session
         if s is None or self.due() is None or mode not in MODES:
             return
@@ -181,8 +187,7 @@ class DuelDesk:
         except ConquestError as exc:
             self.shell.say(f"The duel could not be set up here: {exc.message} Enter the winner by hand.", "error")
             return
-        ties = load_ties(self.host)
-        ties[slot.id] = {
+        tie: dict[str, Any] = {
             "campaign": self.key(),
             "mode": mode,
             "game": setup["game"],
@@ -191,10 +196,15 @@ class DuelDesk:
             "title": setup["options"]["title"],
             "console": f"{self.shell.game.id}/?slot={s.slot_id}" if s.slot_id else f"{self.shell.game.id}/",
         }
+        # the table before the tie: the first duel's tab follows a tie that names its table
+        # (follow_duel), and finds that table stored under the new slot already
+        before = str(after.get("slot", "")) if after is not None and after.get("mode") == "live" else ""
+        if mode == "live" and self.seat_table(slot.id, setup["options"], before or None):
+            tie["table_from"] = before
+        ties = load_ties(self.host)
+        ties[slot.id] = tie
         if not save_ties(self.host, ties):
             self.shell.say("This browser refused to remember the duel; paste its finished link here instead.", "error")
-        if mode == "live":
-            self.seat_table(slot.id, setup["options"])
         self.note = None
         self.seen = None
         self.drawn = False
@@ -204,15 +214,45 @@ class DuelDesk:
                 self.opened = (slot.id, self.host.clock())
                 self.host.later(OPENING_MS + 100, self.host.rerender)  # then the link, if no tab runs it
 
-    def seat_table(self, slot_id: str, options: Mapping[str, Any]) -> None:
+    def seat_table(self, slot_id: str, options: Mapping[str, Any], after: str | None = None) -> bool:
         """The live duel's table, its seats given to the two players (the duel's seats, in
         order: duel_setup seats them as the campaign names them), stored where the duel's
-        page opens it."""
-        code, password = live.new_table_keys()
-        people = [(str(x.get("name", "")), i) for i, x in enumerate(options.get("seats") or [])]
-        record, _ = live.preseated_table(code, password, people)
+        page opens it. True when it is the table of the duel ``after`` (a capital's first).
+
+        Why the first duel's table for the second (issue 42): a new table meant new links,
+        sent again to both players, whose devices were still at the first table. The same
+        record (room code, key, each player's seat key) under the new slot keeps every link;
+        the first duel's tab, which runs that table, opens the new duel by itself
+        (:func:`follow_duel`). Only for the same two players in the same seats (a table's
+        seat keys are its players'); else, and with no stored first table, a new table."""
+        record = self.kept_table(after, options) if after else None
+        kept = record is not None
+        if record is None:
+            code, password = live.new_table_keys()
+            people = [(str(x.get("name", "")), i) for i, x in enumerate(options.get("seats") or [])]
+            record, _ = live.preseated_table(code, password, people)
         if not self.host.save_pref(live.TABLE_KEY + slot_id, json.dumps(record)):
             self.shell.say("This browser refused to keep the live table; play the duel here or by link.", "error")
+            return False
+        if kept:  # the table is the second duel's now: the first duel's page must not reopen it
+            self.host.save_pref(live.TABLE_KEY + str(after), "")
+        return kept
+
+    def kept_table(self, after: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The stored table of the duel in slot ``after``, for a duel with ``options``'s seats,
+        or None (no table stored, or other players or seats). A choice held ahead belongs to
+        the duel it was made in: it stays behind."""
+        obj = self.table({"slot": after})
+        if obj is None or not obj.get("code") or not obj.get("password"):
+            return None
+        try:
+            before = self.host.store.open(after)["options"]["seats"]
+        except (ConquestError, KeyError, TypeError):
+            return None
+        names = [str(x.get("name", "")) for x in options.get("seats") or [] if isinstance(x, Mapping)]
+        if not names or names != [str(x.get("name", "")) for x in before if isinstance(x, Mapping)]:
+            return None
+        return {k: v for k, v in obj.items() if k != "held"}
 
     def table(self, t: Mapping[str, Any]) -> dict[str, Any] | None:
         """The live duel's table as stored (the duel's page keeps it up to date), or None."""
@@ -362,137 +402,11 @@ class DuelDesk:
                 save_ties(self.host, ties)
         self.shell.say(f"{who} won the duel; the campaign has recorded it (the duel is in its log).")
         if self.due() is not None:  # M12: a capital needs a second win of the same game
-            self.start(mode)
+            self.start(mode, after=t)  # live: at the first duel's table (issue 42)
             self.shell.say(f"{who} won the first duel; the second duel of the capital is set up below.")
         return True
 
-    # -- the panel --------------------------------------------------------------------------
-    def render(self, view: Mapping[str, Any]) -> Node | None:
-        """The duel panel, or None when no built-in duel is due."""
-        gid = self.due()
-        if gid is None:
-            return None
-        s = self.shell.session
-        assert s is not None
-        state = s.match.state
-        inv = state.inv
-        game = get_game(gid)
-        title = game.title
-        # secret simultaneous choices (a battle's cards) live only in the page that asks them:
-        # a link cannot carry them from one player to the other
-        secret = type(game).join_secret is not Game.join_secret
-        a, d = state.player_name(inv.attacker), state.player_name(inv.defender)
-        second = " (second game)" if inv.duel_wins else ""
-        kids: list[Any] = [h("h4", f"Duel{second}: {title}", id="mg-duel-title")]
-        t = self.tie()
-        if t is None:
-            kids += [
-                h("p", f"Play this duel with {a} and {d}'s names and colours, here or live on their own "
-                       "two devices; the campaign takes the result by itself.", cls="mg-msg"),
-                # a <p>, not a <div>: the next render's link row must not reuse these buttons (the
-                # page's patcher keeps elements by tag, and a reused button would copy the link)
-                h("p",
-                  h("button", "Play here, on this device", type="button", id="mg-duel-here",
-                    on_click=lambda ev: self.start("here", open_now=True)),
-                  h("button", "Play live on the two players' devices", type="button", id="mg-duel-live",
-                    cls="secondary", on_click=lambda ev: self.start("live", open_now=True)),
-                  None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
-                                        cls="secondary", on_click=lambda ev: self.start("link")),
-                  cls="mg-actions"),
-                h("p", f"{title} has secret choices made at one device, so it is played here, not by link.",
-                  cls="mg-msg muted") if secret else None,
-                h("p", "Played elsewhere, or abandoned? Enter the winner with the buttons below "
-                       "(the log says it was entered by hand).", cls="mg-msg muted"),
-            ]
-        elif t.get("mode") == "link":
-            seat, url = self.share_link(t) or (0, "")
-            first = (a, d)[seat] if seat in (0, 1) else a  # duel_setup seats the attacker first
-            kids += [
-                h("p", f"Send this link to {first}, who moves first. Each player makes a move and sends "
-                       "the link made for the other (under Links on the duel page). When the duel ends, "
-                       "paste its last link here.", cls="mg-msg"),
-                h("div",
-                  h("input", type="text", readonly=True, value=url, id="mg-duel-url", cls="url",
-                    aria_label="The duel's link"),
-                  h("button", "Copy", type="button", cls="small secondary", data_copy=url, id="mg-duel-copy"),
-                  cls="mg-actions"),
-                h("a", "Open it here too", href=self.duel_url(t), target="_blank", rel="noopener",
-                  cls="button secondary", id="mg-duel-open"),
-            ]
-        elif t.get("mode") == "live":
-            kids += self.render_live(t, second)
-        else:
-            kids += [
-                h("p", f"The duel is set up on this device: {a} against {d}. When it ends, "
-                       "this console takes the result by itself.", cls="mg-msg"),
-                h("a", f"Open the duel{second}", href=self.duel_url(t), target="_blank", rel="noopener",
-                  cls="button", id="mg-duel-open"),
-            ]
-        if t is not None:
-            kids.append(h(
-                "form",
-                h("label", "Finished duel's link", for_="mg-duel-paste"),
-                h("input", type="text", name="link", id="mg-duel-paste", autocomplete="off",
-                  placeholder="https://…#h=…"),
-                h("button", "Take the result", type="submit", cls="small", id="mg-duel-take"),
-                id="mg-duel-paste-form", cls="mg-choose",
-                on_submit=lambda ev: self.take_link(ev.fields.get("link", "")),
-            ))
-            kids.append(h("button", "Set the duel up again", type="button", cls="small secondary",
-                          id="mg-duel-reset", on_click=lambda ev: self.forget()))
-        if self.note:
-            kids.append(h("p", self.note, cls="mg-msg bad", id="mg-duel-note", role="alert"))
-        if self.drawn and t is not None:
-            again = str(t.get("mode", "here"))
-            kids.append(h("button", "Play the duel again", type="button", id="mg-duel-again",
-                          on_click=lambda ev: self.start(again, open_now=True)))
-        return h("section", *kids, id="mg-duel", cls="mg-duel")
-
-
-    def render_live(self, t: Mapping[str, Any], second: str) -> list[Any]:
-        """The live duel: the table's tab, each player's link and QR code, the spectators' link."""
-        links = self.live_links(t)
-        kids: list[Any] = [
-            h("p", "Played live: each player plays their seat on their own device. This device runs the "
-                   "duel's table in its own tab: keep that tab open. When the duel ends, this console "
-                   "takes the result by itself and replays it (M12).", cls="mg-msg"),
-            self.table_way(t, second),
-        ]
-        if links is None:
-            kids.append(h("p", "The live table of this duel is not in this browser any more: set the duel up "
-                               "again, or enter the winner by hand.", cls="mg-msg bad", id="mg-live-lost"))
-            return kids
-        code, seats, watch = links
-        kids.append(h("p", "Room code ", h("strong", code, id="mg-live-code"), cls="mg-msg"))
-        self.shown_waiting = not watch
-        if not watch:
-            kids.append(h("p", "The players' links show here once the duel's table has opened in its tab "
-                               "(it makes the key that signs the table's messages).", cls="mg-msg",
-                          id="mg-live-wait"))
-            return kids
-        for seat, name, url in seats:
-            kids.append(h(
-                "div",
-                h("p", h("strong", f"{name}'s link"), f" (their seat only: send it to {name} alone)", cls="mg-msg"),
-                self._qr(url, f"mg-live-qr-{seat}"),
-                h("p",
-                  h("button", f"Copy {name}'s link", type="button", cls="small secondary", data_copy=url,
-                    id=f"mg-live-copy-{seat}"),
-                  cls="mg-actions"),
-                h("span", url, cls="url", id=f"mg-live-url-{seat}"),
-                cls="mg-live-seat", data_seat=str(seat),
-            ))
-        kids.append(h(
-            "div",
-            h("p", "Spectators may watch with this link:", cls="mg-msg muted"),
-            h("p", h("button", "Copy the spectators' link", type="button", cls="small secondary", data_copy=watch,
-                     id="mg-live-copy-watch"), cls="mg-actions"),
-            h("span", watch, cls="url", id="mg-live-url-watch"),
-            cls="mg-live-watch",
-        ))
-        kids.append(h("p", live.PRIVACY, cls="mg-msg muted live-privacy"))
-        return kids
-
+    # -- the live duel's table, and the page's hooks ---------------------------------------------
     def table_state(self, t: Mapping[str, Any]) -> str:
         """Where the live duel's table is: ``"open"`` (a tab of this browser runs it),
         ``"opening"`` ("Play live" just opened its tab), or ``"closed"``."""
@@ -505,34 +419,12 @@ class DuelDesk:
             return "opening"
         return "closed"
 
-    def table_way(self, t: Mapping[str, Any], second: str) -> Node:
-        """One way to the duel's table (issue 36). "Play live" opens the table's tab by
-        itself; a link to open it besides would open a second tab of the same table, which
-        only shows the game (``live_browser``: one tab runs a table). So the link is offered
-        only while no tab of this browser runs the table (closed, or never opened); else the
-        panel says where it is (a page cannot bring another tab to the front)."""
-        state = self.table_state(t)
-        if state == "open":
-            return h("p", "The duel's table is open in its own tab of this browser: switch to that tab to see "
-                          "the board.", cls="mg-msg", id="mg-duel-table", role="status")
-        if state == "opening":
-            return h("p", "The duel's table is opening in a new tab of this browser: switch to that tab to see "
-                          "the board.", cls="mg-msg", id="mg-duel-table", role="status")
-        return h("a", f"Open the duel's table{second}", href=self.duel_url(t), target="_blank", rel="noopener",
-                 cls="button", id="mg-duel-open")
-
     def ask_open(self) -> None:
         """Ask the page whether a tab runs the live duel's table (the answer re-renders)."""
         t = self.tie()
         obj = self.table(t) if self.ask_table is not None and t is not None and t.get("mode") == "live" else None
         if obj and obj.get("code"):
             self.ask_table(str(obj["code"]))
-
-    def _qr(self, url: str, id_: str) -> Node | None:
-        node = self.qr.get(url)
-        # two codes on one page: one id each, on a copy (a drawn tree is never changed after,
-        # dom.py compares it with the next render's)
-        return None if node is None else replace(node, attrs={**node.attrs, "id": id_})
 
     def after_render(self) -> None:
         if self.draw_qr is not None and self.qr_wanted():
@@ -576,6 +468,48 @@ def replay_duel(shell: Any) -> Any:
     shell.open(match, slot)
     host.go(f"?slot={slot.id}")
     shell.say("The duel starts again; when it ends, the campaign's console takes the result by itself.")
+    return slot
+
+
+def follow_duel(shell: Any, code: str) -> Any:
+    """The capital's second duel, opened here at the first duel's table (issue 42, M12).
+
+    Run by the duel's page that runs a live table of room ``code`` (``live_browser``, after
+    each render: another tab's write to storage draws the page again). When the console has
+    taken this page's duel and set the capital's second duel up at this same table
+    (:meth:`DuelDesk.seat_table`), this page opens the second duel's slot in place of the
+    first, as a drawn duel played again does (:func:`replay_duel`): the table goes on with the
+    new game, so every device at it gets the second duel without a new link. Never while this
+    page's duel is still being played. Returns the new slot, or None (nothing to follow)."""
+    s = shell.session
+    host = shell.host
+    if s is None or not s.slot_id or s.mode != "host" or s.game.outcome(s.match.state) is None:
+        return None
+    ties = load_ties(host)
+    t = ties.get(s.slot_id)
+    if t is None or not t.get("taken") or t.get("mode") != "live":
+        return None
+    found = next((sid for sid, x in ties.items() if x.get("table_from") == s.slot_id and not x.get("taken")
+                  and x.get("game") == s.game.id and x.get("mode") == "live"), None)
+    raw = host.load_pref(live.TABLE_KEY + found) if found else None
+    try:
+        obj = load_json(raw, "live table") if raw else None
+    except SaveCodeError:
+        obj = None
+    if found is None or not isinstance(obj, dict) or obj.get("code") != code:
+        return None
+    try:
+        save = host.store.open(found)
+        match = Match(save["game"], save["options"], save["log"])
+        slot = host.store.get(found)
+    except (ConquestError, KeyError, TypeError):
+        return None
+    first = s.slot_id
+    shell.open(match, slot)
+    host.save_pref(live.TABLE_KEY + first, "")  # the table is the second duel's (its record follows it)
+    host.go(f"?slot={slot.id}")
+    shell.say(f"{ties[found].get('title') or 'The second duel'}: it starts at this table, with the same players "
+              "and the same links.")
     return slot
 
 

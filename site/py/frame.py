@@ -212,17 +212,51 @@ def playable_games() -> set[str]:
 
 
 def check_save(save: dict[str, Any]) -> Match:
-    """Replay a save from outside (link, file); raises with a clear message if it is unusable."""
+    """Replay a save from outside (link, file); raises with a clear message if it is unusable.
+
+    At once: while a data file the game needs is on its way (``lazy_data``) it refuses with
+    the code ``loading``; :func:`check_save_loaded` waits for it instead."""
     try:
         game = get_game(save["game"])
     except KeyError:
         raise SaveCodeError("game", f"This is a game of {save['game']!r}, which this site does not have.") from None
     try:
         return Match(game, save["options"], save["log"])
-    except ReplayError as exc:
-        raise SaveCodeError("replay", f"The game in this link does not replay: {exc.message}") from None
-    except GameError as exc:
+    except (ReplayError, GameError) as exc:
+        import lazy_data
+        from session import data_refusal
+
+        lazy = lazy_data.current
+        if lazy is not None and lazy.busy():
+            raise SaveCodeError("loading", f"This game needs {lazy.what()}, which this page is loading from the "
+                                           "site…") from None
+        failed = None if lazy is None else lazy.failure_in(exc.message)
+        if failed is not None:
+            raise SaveCodeError("data", data_refusal(*failed)) from None
+        if isinstance(exc, ReplayError):
+            raise SaveCodeError("replay", f"The game in this link does not replay: {exc.message}") from None
         raise SaveCodeError("options", f"The game in this link cannot be set up: {exc.message}") from None
+
+
+async def check_save_loaded(save: dict[str, Any]) -> Match:
+    """:func:`check_save`, waiting for a data file the game needs (with a notice meanwhile,
+    gone once the data is in: the caller says what came of it)."""
+    said = ""
+    try:
+        for _ in range(3):
+            try:
+                return check_save(save)
+            except SaveCodeError as exc:
+                if exc.code != "loading":
+                    raise
+                said = exc.message
+                show_notice(said)
+                await lazy_settled()
+        return check_save(save)
+    finally:
+        box = document.getElementById("notice-banner")
+        if said and not nullish(box) and str(box.querySelector(".banner-text").textContent) == said:
+            box.hidden = True
 
 
 def slot_name(save: dict[str, Any], mode: str) -> str:
@@ -245,32 +279,76 @@ def page_url(root_relative: str) -> str:
     return str(js.URL.new(root + root_relative, js.location.href).href)
 
 
-def fetch_lazy_data(rel: str) -> bytes:
+async def fetch_lazy_data(rel: str) -> bytes:
     """A file of ``conquest.catalog.LAZY_DIR`` from the site (``contract.LAZY_DATA_URL``),
     for the engine's :func:`conquest.catalog.read_lazy`, which asks for one only when a save
-    needs it (an old game's questions). Synchronous, because replay is: the rules engine
-    never awaits. The service worker answers it from its cache offline. OSError if it fails."""
+    needs it (an old game's questions). Asynchronous (issue 42): a synchronous request froze
+    the page for as long as the network took; the engine's read answers at once meanwhile
+    and the game's opening waits for this (``lazy_data``). The service worker answers it
+    from its cache offline. OSError, in words, when it fails."""
     from contract import LAZY_DATA_URL
 
     url = page_url(LAZY_DATA_URL + rel)
     try:
-        req = js.XMLHttpRequest.new()
-        req.open("GET", url, False)
-        req.send()
-    except JsException as exc:
-        raise OSError(f"{rel} could not be fetched ({exc}); are you offline?") from None
-    if int(req.status) != 200:
-        raise OSError(f"{rel} could not be fetched (HTTP {int(req.status)}); are you offline?")
-    return str(req.responseText).encode("utf-8")
+        resp = await js.fetch(url)
+    except Exception as exc:  # noqa: BLE001 - a network error rejects the fetch
+        raise OSError(f"{rel} could not be fetched from the site ({exc}); is this device offline?") from None
+    if not bool(resp.ok):
+        status = int(resp.status)
+        why = "the site does not have it" if status == 404 else "is this device offline?"
+        raise OSError(f"{rel} could not be fetched from the site (HTTP {status}: {why})")
+    try:
+        text = await resp.text()
+    except Exception as exc:  # noqa: BLE001 - the connection dropped while it came
+        raise OSError(f"{rel} could not be fetched from the site ({exc}); is this device offline?") from None
+    return str(text).encode("utf-8")
+
+
+def _start_lazy_fetch(rel: str, done: Callable[[bytes], None], failed: Callable[[str], None]) -> None:
+    """``lazy_data``'s fetch in the page: :func:`fetch_lazy_data` as a task of its own."""
+
+    async def run() -> None:
+        try:
+            data = await fetch_lazy_data(rel)
+        except OSError as exc:
+            failed(str(exc))
+            return
+        done(data)
+
+    asyncio.ensure_future(run())
 
 
 def _install_lazy_fetch() -> None:
-    from conquest.catalog import set_lazy_fetch
+    import lazy_data
 
-    set_lazy_fetch(fetch_lazy_data)
+    lazy_data.install(_start_lazy_fetch)
 
 
 _install_lazy_fetch()
+
+
+async def lazy_settled() -> None:
+    """Until no data file is on its way (``lazy_data.LazyData.when_settled``)."""
+    import lazy_data
+
+    lazy = lazy_data.current
+    if lazy is None or not lazy.busy():
+        return
+    done = asyncio.get_event_loop().create_future()
+    lazy.when_settled(lambda: done.done() or done.set_result(None))
+    await done
+
+
+def when_lazy_settled(fn: Callable[[], None]) -> bool:
+    """Call ``fn()`` once no data file is on its way; False (and nothing later) when none is:
+    a refusal then was not for want of one."""
+    import lazy_data
+
+    lazy = lazy_data.current
+    if lazy is None or not lazy.busy():
+        return False
+    lazy.when_settled(fn)
+    return True
 
 
 def why(exc: BaseException) -> str:
@@ -384,7 +462,7 @@ async def import_from_input(input_el: Any, failed: str = "could not be imported"
     filename, text = picked
     try:
         save = parse_save_json(text, what="file")
-        check_save(save)
+        await check_save_loaded(save)
         return import_checked(save, filename)
     except StorageError as exc:
         if exc.code == "disabled" and save["game"] in playable_games():

@@ -33,6 +33,7 @@ import live
 from shell import Shell
 from ui import Event, Node, h, same
 
+from conquest.session import excerpt
 from conquest.store import MemoryBackend, SlotStore
 
 __all__ = [
@@ -241,7 +242,7 @@ def check_event(msg: Mapping[str, Any], handlers: Mapping[str, tuple[str, Any]])
     if found is None or found[0] != kind:
         raise live.LiveError(
             "live.stale-control",
-            f"That control ({live.excerpt(key, 40)}) is no longer on your screen: nothing was changed.",
+            f"That control ({excerpt(key, 40)}) is no longer on your screen: nothing was changed.",
         )
     ctrl, shift, alt, meta = _mods(msg)
     x, y = msg.get("x", 0), msg.get("y", 0)
@@ -401,6 +402,10 @@ class DevicePage:
         #: view (``"now": true``, guest-dom.js ``bringNow``)
         self.acted = False
         self.now_key: Any = None
+        #: ``(session id, log length)`` when this device's page was last drawn: steps that
+        #: came from another device since then are this device's newest result (issue 41),
+        #: as a computer's replies are at the host's own device
+        self.drawn_steps: tuple[int, int] | None = None
         self.limit = live.RateLimit()
 
     # -- the table's side ---------------------------------------------------------------------
@@ -486,6 +491,11 @@ class DevicePage:
         flags: dict[str, Any] = {"hide": {"shell-setup": True, "shell-game": s is None}, "open": unfolded}
         paint: dict[str, Any] = {}
         if s is not None:
+            n = len(s.match.log)
+            if self.drawn_steps is not None and self.drawn_steps[0] == id(s) and n > self.drawn_steps[1] \
+                    and s.result_from is None:
+                s.result_from = self.drawn_steps[1]  # a peer's step: "What just happened" here too
+            self.drawn_steps = (id(s), n)
             view = s.view()
             out["shell-bar"] = shell.render_status(self.page.prompt(view))
             out["shell-over"] = shell.render_over_row(hide=True)
@@ -651,7 +661,7 @@ class Devices:
             msg = live.parse_message(raw)
             kind = msg.get("t")
             if kind not in UI_KINDS:
-                raise live.LiveError("live.malformed", f"Unknown message kind {live.excerpt(str(kind), 20)}.")
+                raise live.LiveError("live.malformed", f"Unknown message kind {excerpt(str(kind), 20)}.")
             if kind == "open":
                 self._open(peer, msg)
                 return

@@ -223,7 +223,7 @@ document.addEventListener("change", (ev) => {
 // ...and it lists this browser's saved games from the storage index (the index's layout is
 // conquest/store.py's: "conquest:slots", a JSON list of slot records), as text, a name
 // opening the game (?slot=id) as the full lists do: on a game page, its game's, beside the
-// list Python draws there (Shell.render_saved, into #shell-saved); on the landing page,
+// list Python draws there (Shell.saved.render, into #shell-saved); on the landing page,
 // every playable game's with its title (the page's site data), in #slot-list, which
 // Python redraws whole (pages/home.py). Once the engine is ready the early list goes.
 const SLOT_ID = /^[a-z0-9]{1,24}$/;

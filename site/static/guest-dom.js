@@ -500,7 +500,7 @@ export function createView({ send, root = document }) {
 
   // -- focus and scrolling ------------------------------------------------------------------------
   /** The focus was on an element this message removed: it goes to the page's home (its panel
-   * of controls), as shell_browser.keep_focus does, not to the page's start. */
+   * of controls), as browser_render.Renderer.keep_focus does, not to the page's start. */
   function focusHome(id) {
     const el = byId(id);
     if (el === null) return;
@@ -536,7 +536,7 @@ export function createView({ send, root = document }) {
   }
 
   /** After the person's tap or a peer's step (the host says `now`), what it did and what to do
-   * next into the screen without a swipe, as shell_browser.bring_now does on the host: on a
+   * next into the screen without a swipe, as browser_now.bring_now does on the host: on a
    * phone's play screen the page scrolls to the sheet under the map, the sheet to the marks. */
   function bringNow() {
     const seen = (el) => el.getClientRects().length > 0 && win.getComputedStyle(el).visibility !== "hidden";

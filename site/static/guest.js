@@ -18,7 +18,7 @@ const RELAYS_MARK = "&relays=";
 const RELAY = /^wss?:\/\/[A-Za-z0-9.-]{1,100}(?::[0-9]{1,5})?(?:\/[A-Za-z0-9._~/-]{0,60})?$/;
 const KEY = /^[A-Za-z0-9_-]+$/;
 
-// the words of site/py/live.py (a guest page has no Python to read them from)
+// the words of site/py/live_links.py (a guest page has no Python to read them from)
 const WORDS = {
   damaged: "That is a live table's join link, but it is incomplete or damaged (a link cut short when it was copied?). Ask the host to send it again: “Copy the join link” or “Share…” on their page.",
   noWebrtc: "This browser has no direct connections between devices (WebRTC): it plays through the relays, a little slower.",
@@ -43,7 +43,7 @@ const store = {
   set(key, value) { try { localStorage.setItem(key, value); return true; } catch (e) { return false; } },
 };
 
-/** The join link's parts (site/py/live.py parse_join_fragment, parse_seat_key, link_relays). */
+/** The join link's parts (site/py/live_links.py parse_join_fragment, parse_seat_key, link_relays). */
 function parseJoin(hash) {
   const [head, relaysRaw] = hash.split(RELAYS_MARK, 2);
   if (!head.startsWith("#live=") || head.length > 320) return null;
@@ -64,7 +64,7 @@ function parseJoin(hash) {
   return { code, password, hostKey, seatKey: seatKey || null, relays };
 }
 
-/** This device's live settings (site/py/live.py transport_settings), and the link's relays. */
+/** This device's live settings (site/py/live_links.py transport_settings), and the link's relays. */
 function settings(linkRelays) {
   let raw = {};
   const text = store.get(SETTINGS_KEY);

@@ -376,7 +376,7 @@ const live = {
   /** A device with only the room code: ask the lobby for the table, take the first answer
    *  whose host key gives this code and whose fragment names it (anything else is dropped),
    *  or null after `waitMs`. Returns {game, fragment} as data. settings.codeAlphabet: the
-   *  code's letters (site/py/live.py, the one place they are written). */
+   *  code's letters (site/py/live_links.py, the one place they are written). */
   async lookup(code, settings, waitMs) {
     const { joinRoom } = await import(new URL("nostr.mjs", base()).href);
     const r = joinRoom(lobbyConfig(code, settings), LOBBY_PREFIX + code, { onJoinError: () => {} });

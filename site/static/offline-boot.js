@@ -83,7 +83,32 @@ function saveCopy(frame, stateJson, filename) {
   return frame.saveBlob(blob, filename);
 }
 
+// Links the page's Python draws while it runs (the rules of the draws under "Check the
+// draws", a duel's page) are relative to the site ("../../rules/draws/"): from a file they
+// led nowhere (issue 42). A rules page the copy carries (offline.js carryRules) is opened
+// within the file, with no network; any other link goes to the site the copy was made from.
+// At the click, so links drawn at any time are met; links within the page ("#", "?") and
+// whole addresses are left as they are.
+function siteLinks() {
+  document.addEventListener("click", (ev) => {
+    const a = ev.target instanceof Element ? ev.target.closest("a[href]") : null;
+    const href = a ? a.getAttribute("href") : "";
+    if (!href || /^(#|\?|[a-z][a-z0-9+.-]*:)/i.test(href)) return;
+    const url = new URL(href, html.dataset.siteUrl || location.href);
+    const page = url.pathname.match(/\/rules\/([a-z0-9_-]+)\/?$/i);
+    const carried = page && [...document.querySelectorAll("[data-offline-rules]")]
+      .find((el) => el.dataset.offlineRules === page[1]);
+    if (carried) {
+      ev.preventDefault();
+      location.hash = "#" + carried.id;
+      return;
+    }
+    a.setAttribute("href", url.href);  // followed as the click goes on: the site's page
+  }, true);
+}
+
 async function boot() {
+  siteLinks();
   const frame = await importSiteModules();  // frame.js first: the engine status and its failure banner
   globalThis.conquestOfflineCopy = async (stateJson, filename) => saveCopy(frame, stateJson, filename);
 

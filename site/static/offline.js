@@ -140,25 +140,35 @@ async function standalone(root) {
   return { before: text.slice(0, cut), after: text.slice(cut), moduleParts };
 }
 
-// The game's rules inside the copy (issue 21, item 9): the rules page's article, from this
-// same site, placed after the game; the crumbs' Rules link points at it, so it works from
-// disk. Links of the article to other pages go to the site, as the page's own do.
+// The rules inside the copy (issue 21, item 9; issue 42): the game's rules page and the
+// rules of the draws (the page's Python links to them under "Check the draws"), each page's
+// article from this same site, placed after the game in a section of its own
+// (data-offline-rules names the page). The crumbs' Rules link points at the game's; a link
+// to a rules page the page's Python draws while it runs (relative to the site, so from a file
+// it led nowhere) is sent to its section by offline-boot.js. So every Rules link works from
+// disk. Links of the articles to other pages go to the site, as the page's own do.
 async function carryRules(doc, at) {
   const link = doc.getElementById("shell-rules-link");
   if (!link) return;
-  const rules = new DOMParser().parseFromString(await get(at(link.getAttribute("href")), "text"), "text/html");
-  const article = rules.querySelector("article.rules");
-  if (!article) throw new Error("the rules page has no article");
-  article.querySelectorAll(".crumbs, script").forEach((n) => n.remove());
-  const section = doc.createElement("section");
-  section.id = "offline-rules";
-  section.className = "offline-rules";
-  section.setAttribute("aria-label", "Rules, carried in this copy");
-  const note = doc.createElement("p");
-  note.className = "muted";
-  note.textContent = "The rules, carried in this offline copy (as the site showed them when it was made).";
-  section.append(note, doc.importNode(article, true));
-  (doc.querySelector("main") || doc.body).append(section);
+  const own = at(link.getAttribute("href"));
+  const pages = [[own, "offline-rules", "The rules"],
+                 [new URL("../draws/", own).href, "offline-rules-draws", "How the draws are made"]];
+  for (const [url, id, what] of pages) {
+    const rules = new DOMParser().parseFromString(await get(url, "text"), "text/html");
+    const article = rules.querySelector("article.rules");
+    if (!article) throw new Error(`the rules page ${url} has no article`);
+    article.querySelectorAll(".crumbs, script").forEach((n) => n.remove());
+    const section = doc.createElement("section");
+    section.id = id;
+    section.className = "offline-rules";
+    section.dataset.offlineRules = new URL(url).pathname.split("/").filter(Boolean).pop();
+    section.setAttribute("aria-label", `${what}, carried in this copy`);
+    const note = doc.createElement("p");
+    note.className = "muted";
+    note.textContent = `${what}, carried in this offline copy (as the site showed them when it was made).`;
+    section.append(note, doc.importNode(article, true));
+    (doc.querySelector("main") || doc.body).append(section);
+  }
   link.setAttribute("href", "#offline-rules");
 }
 

@@ -177,7 +177,7 @@ def test_an_old_game_made_into_an_offline_copy_plays_from_disk(open_page, browse
 
 def test_an_old_link_opens_offline_once_the_site_was_visited(browser, base_url: str) -> None:
     """The service worker caches the earlier editions' questions with the rest of the site,
-    and the page's synchronous fetch of them is answered from that cache offline."""
+    and the page's fetch of them is answered from that cache offline."""
     from conquest.savecode import make_fragment
     from tests.browser.conftest import watch
 

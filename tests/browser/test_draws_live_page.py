@@ -9,14 +9,15 @@ import json
 from typing import Any
 
 from conquest.__main__ import verify
+from conquest.bots import run_thinking
 from conquest.draws import check_draws
 from conquest.games.world.bots import RuleBot
 from conquest.games.world.rules import RULES
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
-from tests.browser.test_live_page import COLOURS, WORLD, device, host_save, ready
-from tests.browser.test_live_secret_page import sit
+from tests.browser.live_kit import device, host_save, no_page_errors, open_table, sit
+from tests.browser.test_live_page import COLOURS, WORLD
 
 
 def sealed_midgame(seed: int = 3) -> tuple[str, Match]:
@@ -26,12 +27,7 @@ def sealed_midgame(seed: int = 3) -> tuple[str, Match]:
     m.resolve_chance()
     bot = RuleBot(Rng(seed))
     while not (m.state.phase == "attack" and m.state.current == 0):
-        gen = bot.think(WORLD, m.state)
-        try:
-            while True:
-                next(gen)
-        except StopIteration as stop:
-            m.play(stop.value)
+        m.play(run_thinking(bot.think(WORLD, m.state)))
     return make_fragment(m.save().to_json(), "h"), m
 
 
@@ -42,12 +38,7 @@ def test_live_draws_carry_each_guests_share(browser: Any, base_url: str, relay: 
     g2ctx, g2w = device(browser, base_url, relay, 360, 740)
     host, bob, cy = hw.page, g1w.page, g2w.page
     try:
-        host.goto(base_url + "play/world/#" + frag, wait_until="commit")
-        ready(host)
-        host.wait_for_selector("#live-start")
-        host.click("#live-start")
-        host.wait_for_selector("#live-join-url")
-        join = host.inner_text("#live-join-url")
+        join = open_table(host, base_url + "play/world/#" + frag)
         for page, seat, name in ((bob, 1, "Bob"), (cy, 2, "Cy")):
             sit(page, join, name, seat)
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")
@@ -86,9 +77,7 @@ def test_live_draws_carry_each_guests_share(browser: Any, base_url: str, relay: 
         host.wait_for_selector("#shell-draw-verdict")
         assert host.locator("#shell-draw-verdict").get_attribute("data-status") == "checked"
         assert "live" in host.inner_text("#shell-draw-verdict")
-        for w in (hw, g1w, g2w):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        no_page_errors(hw, g1w, g2w)
     finally:
         for c in (hctx, g1ctx, g2ctx):
             c.close()

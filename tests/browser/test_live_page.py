@@ -1,7 +1,8 @@
 """Live play across devices in real browsers (issue 22): three Chromium contexts (a host,
 a guest, a phone-sized guest) at one table over WebRTC, signalled through a real Nostr
 relay on 127.0.0.1 (``tools/relay.py``). Nothing leaves the machine: the pages take the
-relay from the live settings and no STUN server is asked (``iceServers: []``).
+relay from the live settings and no STUN server is asked (``iceServers: []``). The devices,
+the table and the seats are ``live_kit``'s, shared with every live test.
 """
 from __future__ import annotations
 
@@ -14,7 +15,16 @@ from conquest.core import get_game
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
-from tests.browser.conftest import ENGINE_TIMEOUT_MS, engine_files, watch
+from tests.browser.live_kit import (
+    device,
+    end_checks,
+    guest_ready,
+    host_save,
+    no_page_errors,
+    ready,
+    sit,
+)
+from tests.browser.live_kit import open_table as open_live_table
 
 WORLD = get_game("world")
 SHOTS = Path(tempfile.gettempdir()) / "conquest-shots"
@@ -22,62 +32,11 @@ SHOTS.mkdir(exist_ok=True)
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
 
 
-#: a host page whose table can be made old at once (issue 36): its peer id sorts first, so it
-#: makes the offer to every guest (the side that failed on an old table), and its clock can be
-#: set back while the table opens (``conquestClockSkew(ms)``): the peer library dates its pooled
-#: offers by ``Date.now``, so with the clock right again they are that old. (Not moved on: the
-#: relays' subscriptions are dated by the same clock, and a later one would miss the guests.)
-AGEABLE_HOST = """(() => {
-  const random = Math.random.bind(Math);
-  Math.random = () => random() / 64;
-  const now = Date.now.bind(Date);
-  let skew = 0;
-  Date.now = () => now() + skew;
-  window.conquestClockSkew = (ms) => { skew = ms; return skew; };
-})();"""
-
-
 def open_table(host: Any, base_url: str, minutes_old: int = 0) -> str:
     """The host's page opens a World table between Ann, Bob and Cy (midgame) and plays live;
-    ``minutes_old``: made that old at once (an ``ageable`` host's clock set back while the
-    table opens). Returns the join link."""
-    host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-    ready(host)
-    if minutes_old:
-        host.evaluate(f"() => conquestClockSkew(-{minutes_old} * 60 * 1000)")
-    host.click("#live-start")
-    join = str(host.wait_for_selector("#live-join-url").inner_text())
-    if minutes_old:
-        host.wait_for_function("() => !!window.conquestLiveRoom")
-        host.wait_for_timeout(1000)  # the pool's offers are made (about 0.2 s)
-        host.evaluate("() => conquestClockSkew(0)")  # the table is that old now
-    return join
-
-
-def device(browser: Any, base_url: str, relay: str, width: int = 1280, height: int = 900,
-           ageable: bool = False) -> tuple[Any, Any]:
-    ctx = browser.new_context(viewport={"width": width, "height": height})
-    settings = json.dumps({"relays": [relay], "iceServers": [], "record": True})
-    ctx.add_init_script(f"localStorage.setItem('conquest:live-settings', {json.dumps(settings)});")
-    if ageable:
-        ctx.add_init_script(AGEABLE_HOST)
-    page = ctx.new_page()
-    return ctx, watch(page, base_url)
-
-
-def ready(page: Any) -> None:
-    page.wait_for_function("document.documentElement.dataset.engine === 'ready'", timeout=ENGINE_TIMEOUT_MS)
-
-
-def guest_ready(page: Any) -> None:
-    """A guest page (issue 37: no engine) shows what the host's page drew for it."""
-    page.wait_for_function("document.documentElement.dataset.guest === 'ready'", timeout=120_000)
-
-
-def no_engine_requested(w: Any) -> None:
-    """Issue 37: a guest device asks for nothing of the engine (no Pyodide, PyScript or app)."""
-    engine = engine_files(w.requests)
-    assert not engine, engine
+    ``minutes_old``: made that old at once (an ``ageable`` host, ``live_kit.open_table``).
+    Returns the join link."""
+    return open_live_table(host, base_url + "play/world/#" + midgame(), minutes_old)
 
 
 def midgame(seed: int = 3) -> str:
@@ -101,41 +60,17 @@ def act_of(page: Any) -> tuple[str, str]:
     return str(el.get_attribute("data-act")), str(el.get_attribute("data-step"))
 
 
-def host_save(host: Any) -> dict[str, Any]:
-    raw = host.evaluate("""() => {
-        const id = new URLSearchParams(location.search).get('slot');
-        return localStorage.getItem('conquest:slot:' + id);
-    }""")
-    obj = json.loads(raw)
-    return obj.get("save", obj)
-
-
 def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, relay: str) -> None:
     hctx, hw = device(browser, base_url, relay)
     g1ctx, g1w = device(browser, base_url, relay)
     g2ctx, g2w = device(browser, base_url, relay, 360, 740)
     host, bob, cy = hw.page, g1w.page, g2w.page
     try:
-        host.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        ready(host)
-        host.wait_for_selector("#live-start")
-        host.click("#live-start")
-        host.wait_for_selector("#live-join-url")
+        join = open_table(host, base_url)
         assert host.locator("#live-qr path").count() == 1 or host.wait_for_selector("#live-qr")
-        join = host.inner_text("#live-join-url")
         assert "#live=" in join and host.inner_text("#live-code") in join
         for page, seat, name in ((bob, 1, "Bob"), (cy, 2, "Cy")):
-            page.goto(join, wait_until="commit")
-            guest_ready(page)
-            page.fill("#live-name", name)
-            page.dispatch_event("#live-name", "change")
-            try:
-                page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
-            except Exception:
-                raise AssertionError(f"{name}: {page.inner_text('#live-panel')[:300]} / host: "
-                                     f"{host.inner_text('#live-panel')[:600]}") from None
-            page.click(f"button[data-take='{seat}']")
-            page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
+            sit(page, join, name, seat, host)
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")
         # seated, the panel folds to one line above the board (a phone's screen is for the game);
         # opened by a tap, its controls are reachable by taps: every one at least 44 px tall
@@ -207,11 +142,7 @@ def test_world_live_with_two_guests_one_a_phone(browser: Any, base_url: str, rel
             page.wait_for_function(f"() => document.querySelectorAll('#wc-hand li.wc-card').length === {n}", timeout=30_000)
             stored = page.evaluate("() => JSON.stringify(Object.fromEntries(Object.entries(localStorage)))")
             assert "conquest:slot:" not in stored  # a guest's page never stores the game
-        no_engine_requested(g1w)
-        no_engine_requested(g2w)
-        for w in (hw, g1w, g2w):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        end_checks(hw, g1w, g2w, guests=(g1w, g2w))
     finally:
         for c in (hctx, g1ctx, g2ctx):
             c.close()
@@ -259,10 +190,7 @@ def test_a_guest_joins_a_table_opened_five_minutes_ago_on_a_phone(browser: Any, 
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes('Bea')")
         assert host_save(host)["options"]["seats"][1]["name"] == "Bea"
         assert "Problem" not in bea.inner_text("#live-panel") and "problem" not in bea.inner_text("#live-panel")
-        no_engine_requested(gw)
-        for w in (hw, gw):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        end_checks(hw, gw, guests=(gw,))
     finally:
         for c in (hctx, gctx):
             c.close()
@@ -289,9 +217,7 @@ def test_a_friend_types_the_room_code_on_the_landing_page(browser: Any, base_url
         assert bea.url == join
         guest_ready(bea)
         bea.wait_for_selector("button[data-take='1']", timeout=60_000)
-        for w in (hw, gw):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        no_page_errors(hw, gw)
     finally:
         for c in (hctx, gctx):
             c.close()

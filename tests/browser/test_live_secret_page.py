@@ -15,7 +15,13 @@ from conquest.core import get_game
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match, replay
-from tests.browser.test_live_page import device, guest_ready, host_save, no_engine_requested, ready
+from tests.browser.live_kit import (
+    device,
+    end_checks,
+    host_save,
+    open_table,
+    sit,
+)
 
 REIGN = get_game("reign")
 CAMPAIGN = get_game("campaign")
@@ -24,27 +30,6 @@ CAMPAIGN = get_game("campaign")
 TO_BATTLE = ["Lwmscah", "tAB/AB", "dw", "bc", "p"]
 COLOURS = ("#e69f00", "#56b4e9", "#009e73")
 SHOTS = tempfile.gettempdir()
-
-
-def open_table(host: Any, url: str) -> str:
-    """The host opens ``url`` and a live table; returns the join link."""
-    host.goto(url, wait_until="commit")
-    ready(host)
-    host.click("#live-start")
-    host.wait_for_selector("#live-join-url", timeout=30_000)
-    join = host.inner_text("#live-join-url")
-    assert "#live=" in join and len(join.split("#live=")[1].split(".")) == 3  # code, password, host's key
-    return join
-
-
-def sit(page: Any, join: str, name: str, seat: int) -> None:
-    page.goto(join, wait_until="commit")
-    guest_ready(page)
-    page.fill("#live-name", name)
-    page.dispatch_event("#live-name", "change")
-    page.wait_for_selector(f"button[data-take='{seat}']", timeout=120_000)
-    page.click(f"button[data-take='{seat}']")
-    page.wait_for_function(f"() => document.getElementById('live-status').textContent.includes('You play {name}')")
 
 
 def received(page: Any) -> list[dict[str, Any]]:
@@ -180,11 +165,7 @@ def test_reign_battle_chosen_at_once_refusals_and_a_forged_host(browser: Any, ba
             toast(bob, words)
             assert len(replay(host_save(host)).log) == n
             assert host.get_attribute("#rg-stage-inner", "data-step") == str(n)
-        no_engine_requested(aw)
-        no_engine_requested(bw)
-        for w in (hw, aw, bw):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        end_checks(hw, aw, bw, guests=(aw, bw))
     finally:
         for c in (hctx, actx, bctx, fctx):
             c.close()
@@ -236,11 +217,7 @@ def test_campaign_question_answered_on_three_devices_at_once(browser: Any, base_
                 for other in (0, 1, 2):
                     if other != seat:
                         assert f"{parts[other][0]}@{ms[other]}" not in text
-        no_engine_requested(bw)
-        no_engine_requested(cw)
-        for w in (hw, bw, cw):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        end_checks(hw, bw, cw, guests=(bw, cw))
     finally:
         for c in (hctx, bctx, cctx):
             c.close()

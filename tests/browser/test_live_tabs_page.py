@@ -10,7 +10,8 @@ import tempfile
 from typing import Any
 
 from tests.browser.conftest import shots_at_two_widths, watch
-from tests.browser.test_live_page import act_of, device, guest_ready, midgame, ready
+from tests.browser.live_kit import device, no_page_errors, ready, sit
+from tests.browser.test_live_page import act_of, open_table
 
 SHOTS = tempfile.gettempdir()
 
@@ -20,11 +21,7 @@ def test_a_second_tab_of_the_host_s_table_only_shows_the_game(browser: Any, base
     gctx, gw = device(browser, base_url, relay)
     first, bob = hw.page, gw.page
     try:
-        first.goto(base_url + "play/world/#" + midgame(), wait_until="commit")
-        ready(first)
-        first.click("#live-start")
-        first.wait_for_selector("#live-join-url")
-        join = first.inner_text("#live-join-url")
+        join = open_table(first, base_url)
         code = first.inner_text("#live-code")
         assert "?slot=" in first.url
         # the same game in a second tab of the same browser (e.g. a link clicked again)
@@ -40,16 +37,7 @@ def test_a_second_tab_of_the_host_s_table_only_shows_the_game(browser: Any, base
                                 " + new URLSearchParams(location.search).get('slot'))).code")
         assert stored == code  # the second tab left the first tab's table as it was
         # a guest joins: it reaches the first tab's table (the only one), takes Bob's seat
-        bob.goto(join, wait_until="commit")
-        guest_ready(bob)
-        bob.fill("#live-name", "Bob")
-        bob.dispatch_event("#live-name", "change")
-        bob.wait_for_selector("button[data-take='1']", timeout=120_000)
-        bob.click("button[data-take='1']")
-        try:
-            bob.wait_for_function("() => document.getElementById('live-status').textContent.includes('You play Bob')")
-        except Exception:
-            raise AssertionError(f"{bob.inner_text('#live-panel')[:400]} / {first.inner_text('#live-panel')[:400]}") from None
+        sit(bob, join, "Bob", 1, first)
         first.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Bob's device\")")
         # the first tab plays; the second follows it, and Bob's device too
         step = act_of(first)[1]
@@ -62,9 +50,7 @@ def test_a_second_tab_of_the_host_s_table_only_shows_the_game(browser: Any, base
                                    timeout=30_000)
         assert second.locator("#wc-end").count() == 0  # nothing to play here
         shots_at_two_widths(second, f"{SHOTS}/live-second-tab", "#live-panel")
-        for w in (hw, sw, gw):
-            w.forgive_navigation_aborts()
-            assert not w.page_errors, w.page_errors
+        no_page_errors(hw, sw, gw)
     finally:
         for c in (hctx, gctx):
             c.close()

@@ -14,8 +14,8 @@ from conquest.games.metagame.actions import Invade, Pass, PickCapital, SetOwner
 from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
-from tests.browser.test_live_page import SHOTS, device, host_save, no_engine_requested, ready
-from tests.browser.test_live_secret_page import sit
+from tests.browser.live_kit import device, host_save, no_engine_requested, open_table, sit
+from tests.browser.test_live_page import SHOTS
 
 PLAYERS = [("Ann", "#e69f00"), ("Bob", "#56b4e9"), ("Cy", "#009e73")]
 OPTIONS = {"players": [{"name": n, "colour": c} for n, c in PLAYERS], "games": ["Chess", "Go", "Carcassonne"]}
@@ -64,10 +64,7 @@ def test_a_campaign_table_with_two_players_on_their_phones(browser: Any, base_ur
     cctx, cw = device(browser, base_url, relay, 360, 740)
     host, bob, cy = hw.page, bw.page, cw.page
     try:
-        host.goto(base_url + "play/metagame/#" + fragment, wait_until="commit")
-        ready(host)
-        host.click("#live-start")
-        join = host.wait_for_selector("#live-join-url").inner_text()
+        join = open_table(host, base_url + "play/metagame/#" + fragment)
         sit(bob, join, "Bob", 1)
         sit(cy, join, "Cy", 2)
         host.wait_for_function("() => document.getElementById('live-seats').textContent.includes(\"Cy's device\")")

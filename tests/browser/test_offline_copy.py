@@ -7,7 +7,8 @@ reopens the file (the moves kept by this browser, under the copies' own storage 
 and writes the file again with "Save to file", which a fresh browser profile that keeps
 nothing for ``file://`` pages opens at the new step, telling the person that only "Save to
 file" keeps the moves there. The other games: each page's copy is made and boots its engine from disk at the
-game's step (their page Python runs under plain Pyodide there, not PyScript).
+game's step (their page Python runs under plain Pyodide there, not PyScript). Every copy
+carries the rules it links to, and its Rules links open them within the file (issue 42).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from offline import FILE_PREFIX
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ENGINE_TIMEOUT_MS
 from tests.browser.test_world_page import wait_act
@@ -82,6 +84,29 @@ class Disk:
         self.context.close()
 
 
+def rules_in_the_copy(copy: Any, title: str) -> None:
+    """Issue 42: the copy's Rules links lead to rules it carries, with no network: the
+    crumbs' Rules to the game's rules page (as the site renders it), and the link the page's
+    Python draws to the rules of the draws (``../../rules/draws/`` on the site, nothing from
+    a file) to those; the game stays as it was."""
+    url, at = copy.url, step_no(copy)
+    link = copy.locator("#shell-rules-link")
+    assert link.get_attribute("href") == "#offline-rules"
+    link.click()
+    rules = copy.locator("#offline-rules")
+    expect(rules).to_be_in_viewport()
+    expect(rules.locator("article.rules h1")).to_have_text(title)
+    assert "carried in this offline copy" in rules.inner_text()
+    assert copy.url.split("#")[0] == url.split("#")[0] and step_no(copy) == at  # no link was opened
+    draws = copy.locator("#shell-draws a")
+    draws.scroll_into_view_if_needed()
+    draws.click()
+    carried = copy.locator("#offline-rules-draws")
+    expect(carried).to_be_in_viewport()
+    expect(carried.locator("article.rules h1")).to_contain_text("draw")
+    assert copy.url.split("#")[0] == url.split("#")[0] and step_no(copy) == at
+
+
 def test_world_copy_plays_on_from_disk_and_saves_itself(open_page, browser, tmp_path: Path) -> None:  # noqa: ANN001
     w = open_page("play/world/")
     page = w.page
@@ -108,6 +133,7 @@ def test_world_copy_plays_on_from_disk_and_saves_itself(open_page, browser, tmp_
         copy = disk.open(first)
         assert "?slot=" in copy.url  # the file's game was stored and opened
         assert step_no(copy) == at and copy.title().endswith("(offline copy)")
+        rules_in_the_copy(copy, "World Conquest")
         assert copy.inner_text("#shell-offline") == "Save to file"
         assert copy.locator("img[src^='data:']").count() >= 1
         act, step = wait_act(copy, None)
@@ -166,6 +192,11 @@ def test_every_other_game_page_makes_a_copy_that_boots_from_disk(open_page, brow
             assert state["game"] == game and state["module"] == f"play_{game}"
             copy = disk.open(path)
             assert copy.locator("#shell-game").is_visible(), game
+            # the rules it links to are in the file (issue 42): the game's and the draws'
+            assert copy.locator("#shell-rules-link").get_attribute("href") == "#offline-rules", game
+            assert [copy.get_attribute(f"#offline-rules{x}", "data-offline-rules") for x in ("", "-draws")] == \
+                [game, "draws"]
+            assert copy.locator(".offline-rules article.rules h1").count() == 2, game
             assert step_no(copy) >= len(state["save"]["log"]), game
             keys = copy.evaluate("Object.keys(localStorage)")  # games and preferences alike
             assert keys and all(k.startswith(FILE_PREFIX) for k in keys), (game, keys)

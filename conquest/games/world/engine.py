@@ -713,6 +713,11 @@ class WorldGame(Game[State, Action]):
             return MASKED_DRAW
         return text
 
+    def secret_result(self, text: str) -> str | None:
+        """W5: a card drawn (``Ci``, ``Cc``, ``Ca``, or ``C?`` masked) is "a card" to all but
+        its drawer; dice are public."""
+        return "a card" if text.startswith("C") else None
+
     # -- what the page shows --------------------------------------------------------------------
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         from .view import build_view

@@ -12,7 +12,7 @@ from typing import Any
 import frame
 from frame import append, clear, el, on
 
-from conquest.savecode import parse_fragment
+from conquest.savecode import SaveCodeError, parse_fragment
 from conquest.store import StorageError
 
 document = frame.document
@@ -268,10 +268,18 @@ def stored(slot, save: dict) -> None:
         frame.show_notice(f"Saved “{slot.name}”. Its game cannot be played on this site yet.")
 
 
-def open_save(mode: str, save: dict, frag: str | None = None) -> None:
+def open_save(mode: str, save: dict, frag: str | None = None, waits: int = 0) -> None:
     """A game from a link (``frag``: the address bar's, kept there until it is stored)."""
     refused = {"full": FULL_HERE, "disabled": DISABLED_HERE} if frag else {"full": FULL_PASTED, "disabled": DISABLED_PASTED}
-    slot, _match = frame.open_incoming(mode, save, refused)
+    try:
+        slot, _match = frame.open_incoming(mode, save, refused)
+    except SaveCodeError as exc:
+        if exc.code == "loading" and waits < 3:
+            open_when_loaded(mode, save, frag, waits + 1, exc.message)
+            return
+        if exc.code == "data" and frag is not None:
+            frame.restore_fragment(frag)  # the link may be good: a reload once online tries again
+        raise
     if slot is None:
         if frag is not None:
             frame.restore_fragment(frag)  # the game is good: the address keeps it until stored
@@ -286,6 +294,27 @@ def open_save(mode: str, save: dict, frag: str | None = None) -> None:
         frame.js.location.assign(open_slot_url(slot))
     else:
         frame.show_notice(f"Saved “{slot.name}”. Its game cannot be played on this site yet.")
+
+
+def open_when_loaded(mode: str, save: dict, frag: str | None, waits: int, said: str) -> None:
+    """A data file the link's game needs is on its way (``lazy_data``, issue 42: fetched
+    without blocking the page): said meanwhile, the link kept in the address bar, and opened
+    once the fetch has settled (or refused then, in words)."""
+    if frag is not None:
+        frame.restore_fragment(frag)
+    frame.show_notice(said)
+
+    def again() -> None:
+        frame.clear_banners()
+        if frag is not None:
+            frame.drop_fragment()
+        try:
+            open_save(mode, save, frag, waits)
+        except Exception as exc:  # noqa: BLE001 - whatever a link holds, the page stays up
+            frame.show_error(f"That link could not be opened: {frame.why(exc)}")
+
+    if not frame.when_lazy_settled(again):
+        again()
 
 
 def live_link(text: str) -> tuple[str, str] | None:
@@ -356,9 +385,14 @@ def on_link(ev) -> Any:
     open_save(mode, save)
 
 
-def on_check(ev) -> None:
-    """Replay a pasted link step by step without storing it (python -m conquest verify)."""
+def on_check(ev, waits: int = 0) -> None:
+    """Replay a pasted link step by step without storing it (python -m conquest verify).
+
+    A game that needs a data file this page is still fetching (``lazy_data``: an old Short
+    Campaign game's questions) is checked again once the fetch has settled."""
     import io
+
+    import lazy_data
 
     from conquest.__main__ import verify
 
@@ -366,6 +400,13 @@ def on_check(ev) -> None:
     out = io.StringIO()
     code = verify(text or "-", out=out) if text else 2
     box = document.getElementById("check-result")
+    lazy = lazy_data.current
+    if code and text and waits < 3 and lazy is not None and lazy.busy():
+        box.textContent = f"Loading {lazy.what()} from the site to check this game…"
+        box.dataset.result = "loading"
+        box.hidden = False
+        frame.when_lazy_settled(lambda: on_check(ev, waits + 1))
+        return
     box.textContent = out.getvalue() if text else "Paste a game link first."
     box.dataset.result = {0: "ok", 1: "refused"}.get(code, "error")
     box.hidden = False
