@@ -157,7 +157,7 @@ def run_games(
 
 
 # -- choices: is any action, purchase or card dead? ----------------------------------------
-#: the turn actions by kind (R5); a Recruit or Disband of 1 and of 2 are the same kind
+#: the turn actions by kind (R5); a Recruit or Disband of any amount is one kind
 ACTION_KINDS: dict[type, str] = {
     Battle: "Battle",
     Develop: "Develop",

@@ -306,7 +306,8 @@ def test_R5_refusals() -> None:
     s = position(ladder=(3, 3, 2, 0, 1, 1), p0=player(1, 12, discard="", hand="ABC"))
     refused(s, "rs", "R5.coins", "R5")  # 2 coins needed
     refused(s, "xAB", "R5.coins", "R5")
-    refused(s, "+1", "R3.range", "R3")  # Military already 12
+    refused(s, "+1", "R5.amount", "R5")  # Recruit buys 2 or 3 (edition 4)
+    refused(replace(s, players=(player(5, 12), s.players[1])), "+2", "R3.range", "R3")  # Military already 12
     refused(s, "Rcwasmh", "R5.reallocate", "R5")  # the Workshop is Controlled: it stays
     refused(s, "Rwcamsh", "R5.reallocate", "R5")  # nothing moves
     refused(s, "wD", "R5.war-council", "R5")  # D is on the tracker, not discarded
@@ -637,7 +638,7 @@ def test_describe_and_stats_and_options() -> None:
     s = worked_example()
     assert GAME.describe_action(s, GAME.parse_action("bm")) == "Ana attacks the Iron Mine"
     assert GAME.describe_action(s, GAME.parse_action("dc")).startswith("Ana Develops The Citadel")
-    assert GAME.describe_action(s, GAME.parse_action("+1")) == "Ana recruits 1 Military for 1 coin"
+    assert GAME.describe_action(s, GAME.parse_action("+2")) == "Ana recruits 2 Military for 2 coins"
     assert GAME.stats(s) == {"Wealth": [3.0, 2.0], "Military": [6.0, 5.0], "Territories controlled": [2.0, 2.0]}
     assert GAME.normalize_options({"players": ["Player 1", "Player 2"]}) == {"setup": "easy"}
     opts = GAME.normalize_options({"setup": "challenging", "players": ["Ana", {"name": " Ben "}]})

@@ -59,6 +59,7 @@ QUOTED = [
     (187, 300), (172, 300),  # edition 3 with the seed's Recover, Heuristic: Challenging, Easy
     (72, 100), (76, 100),  # two better Controlled cards and Reallocate at 3 coins, Monte Carlo
     (62, 100), (68, 100), (229, 399), (254, 400),  # bench/reign_reallocate_trial.json: Monte Carlo, Heuristic
+    (112, 200), (116, 200), (21, 50), (31, 50),  # editions 3 and 4 alike, 200 Heuristic and 50 Monte Carlo games per setup
 ]
 
 

@@ -28,7 +28,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
     cards = [c.code for c in R.cards]
     terrs = [t.code for t in R.territories]
     out = [f"{k}{t}" for t in terrs for k in "brd"]
-    out += ["p", "e", "o", "+1", "+2", "-1", "-2"]
+    out += ["p", "e", "o", "+1", "+2", "+3", "-1", "-2"]  # +1: editions 1 to 3 only (R5)
     out += ["w" + c for c in cards] + ["w" + "".join(cards[:2])]
     out += ["x" + a + b for a, b in combinations(cards, 2)]
     out += ["t" + "".join(rng.sample(cards, 2)) + "/" + "".join(rng.sample(cards, 2)) for _ in range(3)]
@@ -90,7 +90,7 @@ def test_every_refusal_in_seeded_games_cites_an_R_ruling() -> None:
                 assert CITES.match(info.value.message), info.value.message
     assert {"deal", "setup", "turn", "battle", "over"} <= phases
     # the five refusals issue 25 found without a ruling, and the ordinary ones, were all driven
-    for code in ("R12.phase", "R11.over", "R1.adjacent", "R2.own", "R2.develop", "R5.reallocate", "R10.hand"):
+    for code in ("R12.phase", "R11.over", "R1.adjacent", "R2.own", "R2.develop", "R5.reallocate", "R10.hand", "R5.amount"):
         assert codes.get(code), (code, sorted(codes))
 
 

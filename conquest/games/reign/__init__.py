@@ -53,6 +53,11 @@ Choices where the rulings are silent (the rules page says the same):
   edition and what earlier ones changed (``earlier_editions``); the deal writes the edition
   (none written: edition 1, the logs made before editions), the state keeps it, and
   ``ReignGame.rules_of(state)`` gives its values, so an old save or link replays as played.
+  Edition 4 gives Recruit the seed's two amounts, read as 2 or 3 (R5; the data file lists them,
+  ``costs.recruit.amounts``): a Recruit text parses with any edition's amounts and the engine
+  refuses one the game's edition lacks (``R5.amount``), so an edition-3 log's ``+1`` replays.
+- Reallocate is rare by design (R13): it stays legal at R5's price; the bots weigh it like any
+  action and, with these values, almost never find it worth its coins and action.
 - Recover: the seed's "skip an action to recover after a battle" is one value of the data
   file (``costs.recover.turns_after_battle``; the state keeps the turn of the last battle);
   edition 2 leaves it off (Recover at any time): with it the first seat won 59-68% of

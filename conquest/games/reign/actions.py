@@ -32,6 +32,7 @@ and ``join_secret`` puts one per seat into a ``Reveal`` / ``Setup``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conquest.core import InvalidAction, excerpt
@@ -227,8 +228,13 @@ class ActionCodec:
     card sets unsorted, and returns the canonical value, whose ``str`` the log stores.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, recruit_amounts: Sequence[int] = ()) -> None:
+        """``recruit_amounts``: the Recruit amounts of every edition of the values besides
+        ``rules``' own (R5). Why: a log keeps its edition, so ``+1`` of an edition that
+        allowed it must still parse; whether the game's edition allows it is the engine's
+        question (refused as ``R5.amount``, citing R5). An amount no edition has is malformed."""
         self.rules = rules
+        self.recruit_amounts = tuple(sorted(set(rules.recruit_amounts.values) | set(recruit_amounts)))
         self.card_codes = "".join(c.code for c in rules.cards)
         self.territory_codes = "".join(t.code for t in rules.territories)
         self.kind_codes = "".join(k.code for k in rules.kinds)
@@ -311,11 +317,16 @@ class ActionCodec:
             return EndTurn()
         if head in "+-" and body.isdigit() and body == str(int(body)):
             n = int(body)
-            limit = self.rules.recruit_max.value if head == "+" else self.rules.disband_max.value
+            if head == "+":
+                if n not in self.recruit_amounts:
+                    raise InvalidAction(
+                        "action.amount", f"{excerpt(s)}: R5: Recruit {self.rules.recruit_amounts.words()} at a time"
+                    )
+                return Recruit(n)
+            limit = self.rules.disband_max.value
             if not 1 <= n <= limit:
-                what = "Recruit" if head == "+" else "Disband"
-                raise InvalidAction("action.amount", f"{excerpt(s)}: R5: {what} 1 to {limit} at a time")
-            return Recruit(n) if head == "+" else Disband(n)
+                raise InvalidAction("action.amount", f"{excerpt(s)}: R5: Disband 1 to {limit} at a time")
+            return Disband(n)
         if head in "brd" and len(body) == 1 and body in self.territory_codes:
             return {"b": Battle, "r": Reform, "d": Develop}[head](body)
         if head == "L":

@@ -23,6 +23,7 @@ from conquest.catalog import load_data
 
 __all__ = [
     "Num",
+    "Amounts",
     "StrategyCard",
     "Side",
     "Territory",
@@ -58,6 +59,27 @@ class Num:
         """The value for a rules table: a star marks a reconstruction (R5, R9)."""
         s = f"{self.value:+d}" if signed else str(self.value)
         return s + ("*" if self.reconstructed else "")
+
+
+@dataclass(frozen=True)
+class Amounts:
+    """The amounts one action may take, listed in the data file (R5: Recruit's two).
+
+    Why a list and not a maximum: the seed's Recruit shows two amounts ("- or -", "+ or
+    +", icons lost), so the data file names them; the engine, the legal-action list, the
+    bots and the rules page all read this one list."""
+
+    values: tuple[int, ...]
+    reconstructed: bool = False
+
+    def words(self) -> str:
+        """``1 or 2``: the amounts in a sentence (refusals, the log)."""
+        w = [str(v) for v in self.values]
+        return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " or " + w[-1]
+
+    def text(self) -> str:
+        """``1 or 2*`` for the rules tables: a star marks a reconstruction (R5)."""
+        return self.words() + ("*" if self.reconstructed else "")
 
 
 @dataclass(frozen=True)
@@ -133,7 +155,8 @@ class Rules:
     reform_per_control: Num
     reallocate: Num
     recruit_rate: Num
-    recruit_max: Num
+    #: the Military one Recruit may buy (R5): the data file's list, from edition 4 two amounts
+    recruit_amounts: Amounts
     disband_rate: Num
     disband_max: Num
     recover_coins: Num
@@ -179,6 +202,21 @@ def _num(raw: Any, where: str, lo: int = -12, hi: int = 12) -> Num:
     if not isinstance(raw, int) or isinstance(raw, bool) or not lo <= raw <= hi:
         raise RulesError(f"{where}: expected a whole number from {lo} to {hi}, not {raw!r}")
     return Num(raw, rec)
+
+
+def _amounts(raw: Any, where: str, lo: int = 1, hi: int = 12) -> Amounts:
+    """A list of amounts, rising, each from ``lo`` to ``hi``; marked like a number (R5)."""
+    rec = False
+    if isinstance(raw, Mapping):
+        if set(raw) != {"value", "reconstructed"} or raw["reconstructed"] is not True:
+            raise RulesError(f"{where}: write a reconstructed list as {{\"value\": [...], \"reconstructed\": true}}")
+        raw, rec = raw["value"], True
+    ok = isinstance(raw, list) and raw and all(
+        isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in raw
+    )
+    if not ok or list(raw) != sorted(set(raw)):
+        raise RulesError(f"{where}: expected a rising list of whole numbers from {lo} to {hi}, not {raw!r}")
+    return Amounts(tuple(raw), rec)
 
 
 def _int(raw: Any, where: str, lo: int = 0, hi: int = 99) -> int:
@@ -236,6 +274,10 @@ def rules_from_dict(obj: Mapping[str, Any]) -> Rules:
         if len(prices) != max_each:
             raise RulesError("purchases.prices: one price per purchase of a kind (R6)")
         co = obj["costs"]
+        if "max" in co["recruit"]:
+            raise RulesError(
+                "costs.recruit.max: Recruit's amounts are listed since edition 4 (costs.recruit.amounts, R5)"
+            )
         cards = tuple(
             StrategyCard(
                 code=_code(c["code"], "strategy_cards.code", upper=True),
@@ -277,7 +319,7 @@ def rules_from_dict(obj: Mapping[str, Any]) -> Rules:
             reform_per_control=_num(co["reform"]["coins_per_opponent_control"], "costs.reform", 0, 12),
             reallocate=_num(co["reallocate"]["coins"], "costs.reallocate.coins", 0, 12),
             recruit_rate=_num(co["recruit"]["coins_per_military"], "costs.recruit", 1, 12),
-            recruit_max=_num(co["recruit"]["max"], "costs.recruit.max", 1, 12),
+            recruit_amounts=_amounts(co["recruit"]["amounts"], "costs.recruit.amounts"),
             disband_rate=_num(co["disband"]["coins_per_military"], "costs.disband", 1, 12),
             disband_max=_num(co["disband"]["max"], "costs.disband.max", 1, 12),
             recover_coins=_num(co["recover"]["coins"], "costs.recover.coins", 0, 12),

@@ -140,8 +140,11 @@ class ReignGame(Game[State, Action]):
 
     @property
     def codec(self) -> ActionCodec:
+        """The action texts of this game's codes; a Recruit parses with the amounts of any
+        edition (R5), so an old log's ``+1`` reaches :meth:`_recruit`, which asks its edition."""
         if self._codec is None:
-            self._codec = ActionCodec(self.rules)
+            amounts = {n for ed in editions() for n in load_rules(ed).recruit_amounts.values}
+            self._codec = ActionCodec(self.rules, tuple(sorted(amounts)))
         return self._codec
 
     # -- set-up -----------------------------------------------------------------------
@@ -467,7 +470,7 @@ class ReignGame(Game[State, Action]):
             if p.wealth >= r.reallocate.value:
                 out.extend(Reallocate("".join(codes[t] for t in lay)) for lay in self.reallocations(state))
             hi = r.max_strength
-            for n in range(1, r.recruit_max.value + 1):
+            for n in r.recruit_amounts.values:
                 if p.wealth >= n * r.recruit_rate.value and p.military + n <= hi:
                     out.append(Recruit(n))
             for n in range(1, r.disband_max.value + 1):
@@ -818,9 +821,21 @@ class ReignGame(Game[State, Action]):
         return self._used(state, players=self._set_player(state, me, p), layout=layout)
 
     def _recruit(self, state: State, a: Recruit) -> State:
+        """R5: Recruit buys one of the amounts the data file lists for the game's edition
+        (edition 4: 2 or 3; edition 1: 1 or 2; editions 2 and 3: 1, 2 or 3), so an old log's
+        ``+1`` replays as it was played and a game of edition 4 refuses it (``R5.amount``)."""
         self._need_action(state, a)
         r = self.rules_of(state)
         me = state.active
+        if a.n not in r.recruit_amounts.values:
+            if self._fixed:
+                where = "with these values"
+            else:
+                allowed = [str(ed) for ed in editions() if a.n in load_rules(ed).recruit_amounts.values]
+                where = f"in this game (edition {state.edition} of the values" + (
+                    f"; Recruit {a.n} was edition {' and '.join(allowed)}'s" if allowed else ""
+                ) + ")"
+            raise _illegal("R5.amount", f"R5: {a}: Recruit buys {r.recruit_amounts.words()} Military at a time {where}")
         p = self._pay(state, me, a.n * r.recruit_rate.value, a, "R5")
         if p.military + a.n > r.max_strength:
             raise _illegal("R3.range", f"R3: {a}: Military cannot go above {r.max_strength}")

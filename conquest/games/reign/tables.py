@@ -64,7 +64,7 @@ def rules_tables(r: Rules) -> dict[str, dict[str, Any]]:
             ["Reform", f"{_coins(r.reform)} + {r.reform_per_control.text()} per card the opponent Controls"],
             ["Develop", _coins(r.develop)],
             ["Reallocate", _coins(r.reallocate)],
-            ["Recruit", f"{_coins(recruit)} per Military gained, up to {r.recruit_max.text()} at a time"],
+            ["Recruit", f"{_coins(recruit)} per Military gained, {r.recruit_amounts.text()} at a time"],
             ["Disband", f"gain {_coins(disband)} per Military lost, up to {r.disband_max.text()} at a time"],
             ["Recover", f"gain {r.recover_coins.text()} Wealth and {r.recover_military.text()} Military"],
             ["War Council", "free" if r.war_council.value == 0 else _coins(r.war_council)],
