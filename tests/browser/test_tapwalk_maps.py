@@ -89,6 +89,13 @@ class Walk:
             wrong.append("no result marked")
         wrong += [f"{k} marked {v} times" for k, v in shown.items() if v > 1]
         wrong += off
+        # the status bar's instruction stays on the screen (issue 41, point 4: World's bar
+        # scrolled off the top at the first map tap)
+        bar = page.evaluate("() => { const e = document.getElementById('shell-prompt');"
+                            " if (!e || !e.getClientRects().length) return null;"
+                            " const b = e.getBoundingClientRect(); return [b.top, b.bottom]; }")
+        if bar is not None and (bar[0] < -0.5 or bar[1] > page.viewport_size["height"] + 0.5):
+            wrong.append(f"the status bar's instruction at {bar[0]:.0f}..{bar[1]:.0f} px")
         if wrong:
             self.failures.append(f"after tap {self.n} ({what}): " + "; ".join(wrong))
 
