@@ -21,8 +21,14 @@ def site_pages(site_dir: Path) -> list[str]:
     )
 
 
-def test_every_page_boots_clean(site_dir: Path, open_page) -> None:
+def test_every_page_boots_clean(site_dir: Path, context, open_page) -> None:
+    """Every page boots clean, and under the Content-Security-Policy build.py states (issue
+    10, item 7; one walk over the pages checks both: each page boots once)."""
+    from tests.browser.test_csp import RECORD, policy_problems
+
+    context.add_init_script(RECORD)
     pages = site_pages(site_dir)
+    assert any(p.startswith("play/") for p in pages) and "maps/" in pages
     rules = {p for p in pages if p.startswith("rules/")}
     # each game's rules, and how a draw is made and checked (issue 26)
     assert "" in pages and "credits/" in pages and rules == {f"rules/{g}/" for g in games()} | {"rules/draws/"}
@@ -40,6 +46,7 @@ def test_every_page_boots_clean(site_dir: Path, open_page) -> None:
             # static content is in the HTML, the engine is ready, nothing left the origin
             assert w.page.locator("main").inner_text().strip(), path
             assert w.page.locator("#engine-status").inner_text().strip() == "Engine ready"
+        assert policy_problems(w.page) == [], path
         w.assert_clean()
         w.page.close()
 
