@@ -121,7 +121,8 @@ class Walk:
 
 
 def walk_campaign(page: Any, walk: Walk, width: int) -> dict[str, int]:
-    """The person's taps through the expansion round and two battle questions (or the end)."""
+    """The person's taps through the expansion round, two battle questions and a pick or attack of
+    their own (or the end)."""
     counts = {"hold": 0, "answer-guess": 0, "answer-choice": 0, "pick": 0, "attack": 0, "battle": 0, "reveals": 0}
     step: str | None = None
     shot = {"question": False, "reveal": False}
@@ -133,7 +134,11 @@ def walk_campaign(page: Any, walk: Walk, width: int) -> dict[str, int]:
         if reveal and not shot["reveal"] and act == "hold":
             page.screenshot(path=str(SHOTS / f"tapwalk-campaign-reveal-{width}.png"))
             shot["reveal"] = True
-        if act == "over" or counts["battle"] >= 2 and counts["answer-guess"] + counts["answer-choice"] >= 3:
+        # until two battle questions, three answers and one pick or attack of the person's own
+        # (who wins the expansion's questions depends on how fast the person answered: a
+        # loaded machine answers late; the battle rounds give every player an attack in turn)
+        if act == "over" or counts["battle"] >= 2 and counts["answer-guess"] + counts["answer-choice"] >= 3 \
+                and counts["pick"] + counts["attack"] >= 1:
             break
         counts[act] += 1
         if act == "hold":
