@@ -104,7 +104,20 @@ def wait_act(page: Page, panel: str, acting: tuple[str, ...], last: str | None, 
         }""",
         panel, list(acting), last or "", timeout=timeout, what=f"{panel} acting",
     )
+    at_rest(page)
     return act_of(page, panel)
+
+
+def at_rest(page: Page) -> None:
+    """Wait until the page has stopped scrolling (two polls in a row at the same place):
+    after a step the shell scrolls the result and the next decision into view, smoothly
+    (issue 41), and a click computed on a moving element lands beside it."""
+    page.evaluate("() => { window.cqLastY = null; return true; }")
+    page.wait(
+        """() => { const y = scrollY + [...document.querySelectorAll('.play-sheet')].reduce((a, s) => a + s.scrollTop, 0);
+            const same = window.cqLastY === y; window.cqLastY = y; return same; }""",
+        what="the page at rest",
+    )
 
 
 def start(page: Page, base: str, gid: str, fields: dict[str, str]) -> None:
