@@ -18,9 +18,19 @@ from conquest.savecode import load_json
 if TYPE_CHECKING:
     from shell_browser import Runner
 
-__all__ = ["AudienceTabs"]
+__all__ = ["AudienceTabs", "channel_message"]
 
 document = js.document
+
+
+def channel_message(ev: Any) -> dict[str, Any] | None:
+    """Another tab's message on the tabs' channel, read as bounded data; None when it is not
+    a JSON object (a tab's text is data, never trusted: the host's and the live panel's)."""
+    try:
+        msg = load_json(str(ev.data), "message")
+    except (TypeError, ValueError):
+        return None
+    return msg if isinstance(msg, dict) else None
 
 
 class AudienceTabs:
@@ -91,11 +101,8 @@ class AudienceTabs:
             pass
 
     def on_channel(self, ev: Any) -> None:
-        try:
-            msg = load_json(str(ev.data), "message")  # another tab's text: bounded
-        except (TypeError, ValueError):
-            return
-        if not isinstance(msg, dict):
+        msg = channel_message(ev)
+        if msg is None:
             return
         s = self.shell.session
         if msg.get("t") == "hello" and not self.audience:

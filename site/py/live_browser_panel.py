@@ -15,6 +15,7 @@ from typing import Any
 import dom
 import js  # type: ignore[import-not-found]
 import live
+from browser_audience import channel_message
 from duel_desk import follow_duel
 from shell import HUMAN, and_list
 from ui import h
@@ -151,12 +152,9 @@ class LivePanel:
 
     def _on_tab_state(self, ev: Any) -> None:
         """The other tab's game, sent after each of its renders: followed here."""
-        try:
-            msg = load_json(str(ev.data), "message")  # another tab's text: bounded
-        except (TypeError, ValueError):
-            return
+        msg = channel_message(ev)
         s = self.shell.session
-        if (not isinstance(msg, dict) or msg.get("t") != "state" or msg.get("slot") != self.elsewhere
+        if (msg is None or msg.get("t") != "state" or msg.get("slot") != self.elsewhere
                 or s is None or s.slot_id != self.elsewhere or s.mode == "host"):
             return
         try:
