@@ -92,7 +92,7 @@ class Inputs:
             for gid in self.facts
             if gid in self.games
             and (TEMPLATES / "games" / f"{gid}.html").exists()
-            and (SITE_SRC / "games" / f"{gid}.py").exists()
+            and runtime.game_page_source(gid) is not None
         ]
 
 

@@ -159,7 +159,10 @@ def app_zip() -> bytes:
     for path in sorted((SITE_SRC / "py").glob("*.py")):
         files.append((path.name, path))
     for name, path in page_modules().items():
-        files.append((f"{name}.py", path))
+        if path.name == "__init__.py":  # a page in parts (issue 42): its package, whole
+            files += [(f"{name}/{part.name}", part) for part in sorted(path.parent.glob("*.py"))]
+        else:
+            files.append((f"{name}.py", path))
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for arc, path in files:
             info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
@@ -190,10 +193,24 @@ except BaseException as exc:
 """
 
 
+def game_page_source(gid: str) -> Path | None:
+    """A game's page module: ``site/games/<id>.py``, or, for a page in parts (issue 42), the
+    package ``site/games/<id>/`` (its ``__init__.py`` holds the page; its parts sit beside it
+    and are imported relatively, so the page is ``play_<id>`` in the site and ``<id>`` in
+    the tests alike). None if the game has no page."""
+    for path in (SITE_SRC / "games" / f"{gid}.py", SITE_SRC / "games" / gid / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
 def page_modules() -> dict[str, Path]:
-    """Page entry modules by name: site/py/pages/<name>.py and site/games/<id>.py (play_<id>)."""
+    """Page entry modules by name: site/py/pages/<name>.py and each game's page (play_<id>,
+    see :func:`game_page_source`)."""
     out = {p.stem: p for p in sorted((SITE_SRC / "py" / "pages").glob("*.py"))}
-    out.update({f"{PLAY_PREFIX}{p.stem}": p for p in sorted((SITE_SRC / "games").glob("*.py"))})
+    gids = sorted({p.stem for p in (SITE_SRC / "games").glob("*.py")}
+                  | {p.parent.name for p in (SITE_SRC / "games").glob("*/__init__.py")})
+    out.update({f"{PLAY_PREFIX}{gid}": path for gid in gids if (path := game_page_source(gid))})
     return out
 
 
@@ -212,7 +229,9 @@ def static_files() -> dict[str, bytes]:
 def module_source(name: str) -> Path:
     """Where a page module's source lives (for errors that name the file)."""
     gid = name[len(PLAY_PREFIX) :] if name.startswith(PLAY_PREFIX) else None
-    return SITE_SRC / "games" / f"{gid}.py" if gid else SITE_SRC / "py" / "pages" / f"{name}.py"
+    if gid:
+        return game_page_source(gid) or SITE_SRC / "games" / f"{gid}.py"
+    return SITE_SRC / "py" / "pages" / f"{name}.py"
 
 
 def runtime_files() -> dict[str, bytes]:

@@ -18,7 +18,7 @@ from buildlib import runtime
 ROOT = Path(__file__).resolve().parent.parent
 FULL_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 SOURCES = [*ROOT.joinpath("conquest").rglob("*.py"), *ROOT.joinpath("site", "py").rglob("*.py"),
-           *ROOT.joinpath("site", "games").glob("*.py")]
+           *ROOT.joinpath("site", "games").rglob("*.py")]
 
 
 @pytest.fixture(scope="module")

@@ -34,12 +34,17 @@ BROWSER_PARTS = ("shell_browser", "browser_host", "browser_open", "browser_rende
 
 
 def modules() -> dict[str, Path]:
-    """Every page module by the name it is imported by."""
+    """Every page module by the name it is imported by; a game page in parts (a package in
+    ``site/games``, issue 42) is its package's name and ``<package>.<part>`` for each part."""
     out: dict[str, Path] = {}
     for folder in SOURCES:
-        for path in sorted(folder.glob("*.py")):
-            assert path.stem not in out, f"two page modules are called {path.stem}: {out[path.stem]} and {path}"
-            out[path.stem] = path
+        found = {path.stem: path for path in folder.glob("*.py")}
+        for init in folder.glob("*/__init__.py"):
+            found[init.parent.name] = init
+            found.update({f"{init.parent.name}.{p.stem}": p for p in init.parent.glob("*.py") if p != init})
+        for name, path in sorted(found.items()):
+            assert name not in out, f"two page modules are called {name}: {out[name]} and {path}"
+            out[name] = path
     return out
 
 
@@ -49,8 +54,10 @@ def is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imported(tree: ast.AST) -> set[str]:
-    """The top-level module names ``tree`` imports anywhere, but under ``if TYPE_CHECKING:``."""
+def imported(tree: ast.AST, package: str = "") -> set[str]:
+    """The top-level module names ``tree`` imports anywhere, but under ``if TYPE_CHECKING:``;
+    in a part of a page in parts (``package``), its relative imports as ``<package>.<part>``
+    (or the package itself for ``from . import name``)."""
     out: set[str] = set()
     todo: list[ast.AST] = [tree]
     while todo:
@@ -62,13 +69,16 @@ def imported(tree: ast.AST) -> set[str]:
             out.update(alias.name.partition(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             out.add(node.module.partition(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 1 and package:
+            out.add(f"{package}.{node.module.partition('.')[0]}" if node.module else package)
         todo.extend(ast.iter_child_nodes(node))
     return out
 
 
 def import_graph() -> dict[str, set[str]]:
     mods = modules()
-    return {name: imported(ast.parse(path.read_text(encoding="utf-8"))) & set(mods) - {name}
+    return {name: imported(ast.parse(path.read_text(encoding="utf-8")),
+                           name if path.name == "__init__.py" else name.rpartition(".")[0]) & set(mods) - {name}
             for name, path in mods.items()}
 
 
