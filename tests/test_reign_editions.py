@@ -123,6 +123,7 @@ def test_recruit_one_replays_in_its_edition_and_is_refused_in_edition_4() -> Non
         m.play("+1")
     assert err.value.code == "R5.amount" and err.value.message.startswith("R5: +1: ")
     assert "2 or 3" in err.value.message and "edition 4" in err.value.message
+    assert "games of editions 1, 2 and 3 allowed Recruit 1" in err.value.message, err.value.message
     # the same moves dealt with edition 3's values: +1 is played
     old = Match(GAME, {"setup": "easy", "seed": 4}, [m.log[0][:-1] + "3", "tAB/AB"])
     assert [str(a) for a in GAME.legal_actions(old.state) if str(a).startswith("+")] == ["+1", "+2", "+3"]
@@ -134,6 +135,7 @@ def test_recruit_one_replays_in_its_edition_and_is_refused_in_edition_4() -> Non
     with pytest.raises(IllegalAction) as err:
         one.play("+3")
     assert err.value.code == "R5.amount" and "1 or 2" in err.value.message
+    assert "games of editions 2, 3 and 4 allowed Recruit 3" in err.value.message, err.value.message
     # an amount no edition has is malformed, not a rules refusal
     with pytest.raises(InvalidAction) as bad:
         GAME.parse_action("+4")

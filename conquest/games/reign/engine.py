@@ -832,8 +832,10 @@ class ReignGame(Game[State, Action]):
                 where = "with these values"
             else:
                 allowed = [str(ed) for ed in editions() if a.n in load_rules(ed).recruit_amounts.values]
+                listed = ", ".join(allowed[:-1]) + f" and {allowed[-1]}" if len(allowed) > 1 else "".join(allowed)
                 where = f"in this game (edition {state.edition} of the values" + (
-                    f"; Recruit {a.n} was edition {' and '.join(allowed)}'s" if allowed else ""
+                    f"; games of edition{'s' if len(allowed) > 1 else ''} {listed} allowed Recruit {a.n}"
+                    if allowed else ""
                 ) + ")"
             raise _illegal("R5.amount", f"R5: {a}: Recruit buys {r.recruit_amounts.words()} Military at a time {where}")
         p = self._pay(state, me, a.n * r.recruit_rate.value, a, "R5")
