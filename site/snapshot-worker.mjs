@@ -41,7 +41,7 @@ for root, dirs, files in os.walk("."):
         except Exception as exc:  # the page imports it itself then, and says what failed
             failed.append(f"{module}: {type(exc).__name__}")
 # what a page's start reads (data files) is read now, once, into the snapshot: a module's
-# snapshot_warm(), where it has one (site/games/campaign.py: the question bank)
+# snapshot_warm(), where it has one (site/games/campaign/__init__.py: the question bank)
 for name, module in sorted(sys.modules.items()):
     warm = getattr(module, "snapshot_warm", None)
     if callable(warm) and getattr(module, "__file__", "").startswith(os.getcwd()):

@@ -19,15 +19,15 @@ def marks(shell) -> dict[str, list[str]]:  # noqa: ANN001
 
 def test_the_open_question_is_next_then_the_reveal_is_the_result() -> None:
     shell, page, host = started()
-    seat = page.answerer()
+    seat = page.clock.answerer()
     assert seat == 0
-    page.show_now(seat)
+    page.clock.show_now(seat)
     assert marks(shell) == {"next": ["cp-question"]}  # no result while the question is open
-    page.answer(seat, GAME.answer_key(shell.session.match.state))
+    page.clock.answer(seat, GAME.answer_key(shell.session.match.state))
     bots(shell)
     got = marks(shell)
     assert all(len(v) == 1 for v in got.values()), got
-    if page.answerer() is not None:  # the next question's pause: it is next, the reveal the result
+    if page.clock.answerer() is not None:  # the next question's pause: it is next, the reveal the result
         assert got == {"next": ["cp-question"], "result": ["cp-reveal"]}
     else:  # a pick: the list of choices, and what just happened
         assert got == {"next": ["cp-choose-inner"], "result": ["shell-result-inner"]}
@@ -35,13 +35,13 @@ def test_the_open_question_is_next_then_the_reveal_is_the_result() -> None:
 
 def test_taps_on_touch_and_clicks_with_a_mouse() -> None:
     shell, page, host = started()
-    page.show_now(0)
+    page.clock.show_now(0)
     assert "Click an answer, or press 1–4 or A–D." in text(render_all(shell)["cp-stage"]) or \
         "Type a whole number" in text(render_all(shell)["cp-stage"])
     host.touch = True
     stage = text(render_all(shell)["cp-stage"])
     assert "press 1–4" not in stage and "Click" not in stage
-    q = page.open_question()
+    q = page.clock.open_question()
     assert q is not None
     if q["kind"] == "choice":
         assert "Tap an answer." in stage
@@ -56,9 +56,9 @@ def test_a_tie_break_question_is_not_named_twice() -> None:
 
 
 def page_coming(q: dict) -> str:
-    from campaign import CampaignPage
+    from campaign.stage import Stage
 
-    return CampaignPage.coming(q)
+    return Stage.coming(q)
 
 
 def test_a_pick_prompt_says_tap_on_touch() -> None:
@@ -66,14 +66,14 @@ def test_a_pick_prompt_says_tap_on_touch() -> None:
     host.touch = True
     s = shell.session
     for _ in range(400):
-        if page.choices(s.view()):
+        if page.board.choices(s.view()):
             break
-        seat = page.answerer()
+        seat = page.clock.answerer()
         if seat is not None:
-            page.show_now(seat)
-            page.answer(seat, GAME.answer_key(s.match.state))
+            page.clock.show_now(seat)
+            page.clock.answer(seat, GAME.answer_key(s.match.state))
         bots(shell)
-    assert page.choices(s.view())
+    assert page.board.choices(s.view())
     words = page.prompt(s.view())
     assert "Tap a highlighted territory" in words and "Click" not in words
     assert find(render_all(shell)["cp-choose"], "#cp-choose-inner").attrs["data-now"] == "next"

@@ -153,35 +153,35 @@ def page(host: FakeHost | None = None) -> CampaignPage:
 
 def test_the_page_draws_a_flag_and_an_emoji_as_site_files_and_a_symbol_as_a_tile() -> None:
     p = page()
-    flag = p.render_picture({"id": "q1", "picture": FLAG})
+    flag = p.stage.render_picture({"id": "q1", "picture": FLAG})
     assert flag is not None and flag.attrs["class"] == "cp-picture is-flag"
     img = find(flag, "img")
     assert img.attrs["src"] == "../../pictures/flag/fr.svg"  # play/campaign/ -> the site's root
     assert img.attrs["alt"] == FLAG["alt"]
     assert (img.attrs["width"], img.attrs["height"]) == ("160", "120")
-    emoji = p.render_picture({"id": "q2", "picture": EMOJI})
+    emoji = p.stage.render_picture({"id": "q2", "picture": EMOJI})
     assert emoji is not None
     assert find(emoji, "img").attrs["src"] == "../../pictures/emoji/1f1eb-1f1f7.svg"
     assert find(emoji, "img").attrs["alt"] == EMOJI["alt"]
-    tile = p.render_picture({"id": "q3", "picture": SYMBOL})
+    tile = p.stage.render_picture({"id": "q3", "picture": SYMBOL})
     assert tile is not None and find_all(tile, "img") == []
     card = find(tile, ".cp-symbol")
     assert text(card) == "Fe"  # only the symbol: its name and number would be the answers
     assert card.attrs["role"] == "img" and card.attrs["aria-label"] == SYMBOL["alt"]
-    assert p.render_picture({"id": "q4"}) is None
-    small = p.render_picture({"id": "q1", "picture": FLAG}, small=True)
+    assert p.stage.render_picture({"id": "q4"}) is None
+    small = p.stage.render_picture({"id": "q1", "picture": FLAG}, small=True)
     assert small is not None and "is-small" in small.attrs["class"]
 
 
 def test_picture_text_is_text_and_a_bad_picture_is_left_out() -> None:
     p = page()
     hostile = {**FLAG, "alt": '"><script>alert(1)</script>'}
-    node = p.render_picture({"id": "q1", "picture": hostile})
+    node = p.stage.render_picture({"id": "q1", "picture": hostile})
     assert node is not None
     html = to_html(node)
     assert "<script>" not in html and "&quot;&gt;&lt;script&gt;" in html
     for bad in ({**FLAG, "key": "../../x"}, {**FLAG, "kind": "photo"}, "fr", {"kind": "flag"}):
-        assert p.render_picture({"id": "q1", "picture": bad}) is None
+        assert p.stage.render_picture({"id": "q1", "picture": bad}) is None
 
 
 def test_a_guest_devices_page_names_the_file_from_its_own_folder() -> None:
@@ -197,7 +197,7 @@ def test_a_guest_devices_page_names_the_file_from_its_own_folder() -> None:
     class DeviceHost(FakeHost):
         site_root = remote.RemoteHost.site_root
 
-    node = page(DeviceHost()).render_picture({"id": "q1", "picture": FLAG})
+    node = page(DeviceHost()).stage.render_picture({"id": "q1", "picture": FLAG})
     assert node is not None and find(node, "img").attrs["src"] == "../../../pictures/flag/fr.svg"
     guest_dom = (ROOT / "site" / "static" / "guest-dom.js").read_text(encoding="utf-8")
     assert "img`);" in guest_dom and "PICTURE_SRC" in guest_dom  # the device builds it (allow-list)
@@ -242,9 +242,9 @@ def test_a_game_shows_the_picture_with_the_question_and_again_in_the_reveal(
     handover = shell.session.needs_handover()
     if handover is not None:  # three people at one device: the one asked takes it first
         shell.handover.ready(handover)
-    seat = p.answerer()
+    seat = p.clock.answerer()
     assert seat is not None
-    p.show_now(seat)
+    p.clock.show_now(seat)
     stage = render_all(shell)["cp-stage"]
     question = find(stage, "#cp-question")
     img = find(question, ".cp-picture img")
@@ -257,17 +257,17 @@ def test_a_game_shows_the_picture_with_the_question_and_again_in_the_reveal(
     for _ in range(6):
         if shell.session.match.state.phase != "answer":
             break
-        who = p.answerer()
+        who = p.clock.answerer()
         if who is None:
             handover = shell.session.needs_handover()
             assert handover is not None
             shell.handover.ready(handover)
             continue
-        p.show_now(who)
-        p.answer(who, "A")
+        p.clock.show_now(who)
+        p.clock.answer(who, "A")
     # the reveal of the question just answered (drawn with its picture; when a tie-break
     # question opens at once the page keeps the reveal for after it: issue 41)
-    reveal = p.render_reveal(shell.session.view())
+    reveal = p.reveal.render(shell.session.view())
     assert reveal is not None and reveal.attrs["id"] == "cp-reveal"
     assert find(reveal, ".is-small img").attrs["alt"] == FLAG["alt"]
 

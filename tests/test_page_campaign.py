@@ -1,6 +1,6 @@
 """The Short Campaign page's logic in CPython (the browser test keeps the glue and a full game).
 
-Drives ``site/games/campaign.py`` through the shell with a fake host whose clock moves only
+Drives ``site/games/campaign/`` through the shell with a fake host whose clock moves only
 when told: the set-up (categories, seats with bots, a question pack and a broken one), a
 question answered by a person and its time, the pause after a reveal, a pass-the-device
 round with two people (each timed from their own Ready, nothing of the first answer on
@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from campaign import HOLD_MS, CampaignPage, parse_guess
+from campaign import CampaignPage
+from campaign.clock import HOLD_MS, parse_guess
 from page_host import FakeHost, make_page, render_all
 from shell import Session, check_save
 from ui import Node, find, find_all, fire, text, to_html
@@ -37,7 +38,7 @@ BIG_PACK = {"title": "Big numbers", "questions": [
 
 
 def load_big_pack(page: CampaignPage) -> None:
-    assert page.load_pack_text("big.json", json.dumps(BIG_PACK))
+    assert page.setup.load_pack_text("big.json", json.dumps(BIG_PACK))
 
 
 def fields(**over: str) -> dict[str, str]:
@@ -93,12 +94,12 @@ def drive(shell, page: CampaignPage, until: Callable[[Any], bool], limit: int = 
         if handover is not None:
             shell.handover.ready(handover)
             continue
-        seat = page.answerer()
+        seat = page.clock.answerer()
         if seat is not None:
-            page.show_now(seat)
-            page.answer(seat, GAME.answer_key(st))  # the test's people know every answer
+            page.clock.show_now(seat)
+            page.clock.answer(seat, GAME.answer_key(st))  # the test's people know every answer
             continue
-        choices = page.choices(s.view())
+        choices = page.board.choices(s.view())
         assert choices, f"stuck at {st.phase}: {shell.message}"
         page.pick(choices[0])
     raise AssertionError("the game did not get there")
@@ -114,7 +115,7 @@ def test_setup_categories_seats_and_bots_in_the_link() -> None:
     assert "a game needs at least 5 of each" in text(find(cats, "#cp-count"))
     # a ticked box comes back on; the form's ticks are what the game uses
     fire(cats, "#cp-cat-capitals", "change", checked=True)
-    assert page.categories == {"capitals"}
+    assert page.setup.categories == {"capitals"}
     refused = fields(**{"cats-shown": "1", "cat-capitals": "on"})
     assert shell.start(refused) is None and "S8" in shell.message[1] and "guess" in shell.message[1]
     assert shell.start(fields(seconds="soon")) is None and "time to answer" in shell.message[1]
@@ -141,7 +142,7 @@ def test_a_question_answered_by_a_person_with_its_time_then_the_reveal() -> None
     assert act(shell) == "answer-guess"
     stage = tree["cp-stage"]
     assert text(find(stage, "#cp-secs")) == "20 s" and "20 s left" in text(tree["shell-bar"])
-    q = page.open_question()
+    q = page.clock.open_question()
     assert "answer" not in q and q["kind"] == "guess"
     assert host.timers, "a countdown tick is scheduled"
     host.advance(3200)
@@ -174,15 +175,15 @@ def test_the_next_question_waits_for_the_reveal_and_counts_from_when_it_shows() 
     shell, page, host = started()
     s = shell.session
     drive(shell, page, lambda st: st.phase == "answer" and len(st.used) == 2)
-    assert page.answerer() == 0
+    assert page.clock.answerer() == 0
     host.advance(1000)  # one second after the reveal
-    q = page.open_question()
+    q = page.clock.open_question()
     tree = render_all(shell)
     assert act(shell) == "hold" and "Get ready, Ann" in text(tree["shell-bar"])
     assert find(tree["cp-stage"], "#cp-reveal") and not find_all(tree["cp-stage"], "#cp-qtext")
     page.after_render()
     assert host.focused == "cp-go"
-    page.answer(0, q["min"])  # not on screen yet: nothing happens
+    page.clock.answer(0, q["min"])  # not on screen yet: nothing happens
     assert s.secret_parts == {}
     host.advance(HOLD_MS - 1000)  # the question shows now, with the whole time to answer
     assert act(shell) == "answer-guess"
@@ -190,15 +191,15 @@ def test_the_next_question_waits_for_the_reveal_and_counts_from_when_it_shows() 
     assert host.focused == "cp-guess"
     assert text(find(render_all(shell)["cp-stage"], "#cp-secs")) == "20 s"
     host.advance(1500)
-    page.answer(0, q["min"])
+    page.clock.answer(0, q["min"])
     assert s.secret_parts == {0: (q["min"], 1500)}
     bots(shell)
     assert [t for t in s.match.log if t.startswith("a")][-1].startswith(f"a{q['min']}@1500,")
     # "Show the question now" skips the pause
     drive(shell, page, lambda st: st.phase == "answer" and len(st.used) == 3)
-    assert page.answerer() == 0 and act(shell) == "hold"
+    assert page.clock.answerer() == 0 and act(shell) == "hold"
     fire(render_all(shell)["cp-stage"], "#cp-go")
-    assert act(shell) == "answer-guess" and page.time_left(0) == 20_000
+    assert act(shell) == "answer-guess" and page.clock.time_left(0) == 20_000
 
 
 def test_pass_the_device_each_person_timed_from_their_ready_nothing_shown_of_the_first() -> None:
@@ -209,7 +210,7 @@ def test_pass_the_device_each_person_timed_from_their_ready_nothing_shown_of_the
     assert find_all(tree["cp-stage"], "#cp-qtext") == []  # nothing of the question behind the screen
     host.advance(5000)  # the device goes round: Ann's clock has not started
     fire(tree["shell-handover"], "#shell-ready")
-    q = page.open_question()
+    q = page.clock.open_question()
     host.advance(1000)
     secret = 123454321
     before = html_of(render_all(shell)) + json.dumps(s.save())
@@ -247,18 +248,18 @@ def test_a_late_answer_counts_as_none_and_a_second_one_is_ignored() -> None:
 
     shell, page, host = started(seconds="10")
     s = shell.session
-    q = page.open_question()
+    q = page.clock.open_question()
     render_all(shell)
     host.advance(10_001)  # past the time, before the tick came
-    page.answer(0, q["min"])
+    page.clock.answer(0, q["min"])
     assert s.secret_parts == {0: None} and "Time was up: no answer from Ann" in shell.message[1]
-    page.answer(0, q["min"])  # a second click: the first answer stands, nothing said
+    page.clock.answer(0, q["min"])  # a second click: the first answer stands, nothing said
     assert s.secret_parts == {0: None} and "Time was up" in shell.message[1]
-    page.answer(1, q["min"])  # not this person's question
+    page.clock.answer(1, q["min"])  # not this person's question
     assert "not asked for now" in shell.message[1]
     # Ctrl+C on a multiple-choice question copies, it does not answer
-    drive(shell, page, lambda st: st.phase == "answer" and st.purpose == "battle" and page.answerer() == 0)
-    page.show_now(0)
+    drive(shell, page, lambda st: st.phase == "answer" and st.purpose == "battle" and page.clock.answerer() == 0)
+    page.clock.show_now(0)
     fire(render_all(shell)["cp-stage"], "#cp-stage-inner", "keydown", key="c", ctrl=True)
     assert 0 not in s.secret_parts
 
@@ -297,7 +298,7 @@ def test_a_battle_target_on_the_map_and_an_answer_by_key() -> None:
     drive(shell, page, lambda st: st.phase == "attack" and st.attacker == 0)
     view = s.view()
     targets = view["targets"]
-    assert act(shell) == "attack" and sorted(page.choices(view)) == sorted(targets)
+    assert act(shell) == "attack" and sorted(page.board.choices(view)) == sorted(targets)
     own = s.match.state.base[0]
     page.pick(own)
     assert "not a choice now" in shell.message[1]
@@ -306,8 +307,8 @@ def test_a_battle_target_on_the_map_and_an_answer_by_key() -> None:
     assert s.match.log[-2] == f"t{target}" and s.match.state.phase == "answer"
     st = s.match.state
     assert page.paint(s.view())[f"cp-t{target}"]["class"]["is-target"]
-    assert page.answerer() == 0  # the lowest seat answers first
-    page.show_now(0)
+    assert page.clock.answerer() == 0  # the lowest seat answers first
+    page.clock.show_now(0)
     stage = render_all(shell)["cp-stage"]
     assert act(shell) == "answer-choice" and len(find_all(stage, ".cp-option")) == 4
     page.after_render()
@@ -327,8 +328,8 @@ def test_a_battle_target_on_the_map_and_an_answer_by_key() -> None:
 def test_a_click_on_an_option_answers() -> None:
     shell, page, host = started()
     s = shell.session
-    drive(shell, page, lambda st: st.phase == "answer" and st.purpose == "battle" and page.answerer() == 0)
-    page.show_now(0)
+    drive(shell, page, lambda st: st.phase == "answer" and st.purpose == "battle" and page.clock.answerer() == 0)
+    page.clock.show_now(0)
     host.advance(800)
     fire(render_all(shell)["cp-stage"], "#cp-opt-1")
     assert s.secret_parts == {0: ("B", 800)}
@@ -349,7 +350,7 @@ def test_time_outs_and_a_whole_game_with_a_silent_person() -> None:
         if s.bot_to_act() is not None:
             shell.bots.step(1000)
             continue
-        if page.answerer() is not None:
+        if page.clock.answerer() is not None:
             before = len(s.match.log) + len(s.secret_parts)
             render_all(shell)  # the countdown schedules its tick
             host.run_timers()
@@ -357,7 +358,7 @@ def test_time_outs_and_a_whole_game_with_a_silent_person() -> None:
                 timeouts += 1
                 assert "Time is up: no answer from Ann" in said[-1]
             continue
-        page.pick(page.choices(s.view())[0])
+        page.pick(page.board.choices(s.view())[0])
     else:
         raise AssertionError("the game did not end")
     asked = [(GAME.parse_action(t).parts, s.match.states[i].asked) for i, t in enumerate(s.match.log)
@@ -389,7 +390,7 @@ def test_three_computer_players_play_a_whole_game_through_bot_step() -> None:
     tree = render_all(shell)
     assert act(shell) == "over" and find(tree["cp-stage"], "#cp-final")
     assert "The game is over" in text(tree["cp-side"])
-    assert page.answerer() is None and page.choices(s.view()) == []
+    assert page.clock.answerer() is None and page.board.choices(s.view()) == []
 
 
 def test_a_question_pack_loaded_and_a_broken_one_explained_as_text() -> None:
@@ -400,31 +401,31 @@ def test_a_question_pack_loaded_and_a_broken_one_explained_as_text() -> None:
         {"type": "guess", "text": "How many moons?", "answer": 5, "min": 10, "max": 20},
         {"type": "riddle", "text": "What?"},
     ]}
-    assert not page.load_pack_text("bad <b>pack</b>.json", json.dumps(broken))
+    assert not page.setup.load_pack_text("bad <b>pack</b>.json", json.dumps(broken))
     pack_tree = page.render_setup()["cp-pack"]
     problems = [text(li) for li in find_all(pack_tree, "#cp-pack-problems li")]
     assert len(problems) == 3 and any("must all be different" in p for p in problems)
     assert any("outside" in p for p in problems) and any('"type"' in p for p in problems)
     html = to_html(pack_tree)
     assert "<img" not in html and "&lt;img src=x" in html and "bad &lt;b&gt;pack&lt;/b&gt;.json" in html
-    assert shell.message[0] == "error" and page.pack is None
-    assert not page.load_pack_text("x.json", b"\xff\xfe not utf-8")
-    assert page.pack_problems == ["the file is not UTF-8 text"]
-    assert not page.load_pack_text("x.json", "{not json")
-    assert "not valid JSON" in page.pack_problems[0]
-    page.pack_refused("huge.json", "the file is 9,999,999 bytes")
+    assert shell.message[0] == "error" and page.setup.pack is None
+    assert not page.setup.load_pack_text("x.json", b"\xff\xfe not utf-8")
+    assert page.setup.pack_problems == ["the file is not UTF-8 text"]
+    assert not page.setup.load_pack_text("x.json", "{not json")
+    assert "not valid JSON" in page.setup.pack_problems[0]
+    page.setup.pack_refused("huge.json", "the file is 9,999,999 bytes")
     assert text(find(page.render_setup()["cp-pack"], "#cp-pack-problems")) == "the file is 9,999,999 bytes"
     # a good pack, with hostile text: loaded, the bank unticked, its categories offered
     good = dict(PACK, title=f"Quiz {HOSTILE}")
     good["questions"] = [dict(q) for q in PACK["questions"]]
     good["questions"][8]["text"] = f"How many days has a leap year {HOSTILE}?"
-    assert page.load_pack_text("quiz.json", json.dumps(good))
+    assert page.setup.load_pack_text("quiz.json", json.dumps(good))
     setup = page.render_setup()
-    assert page.categories == set() and not find_all(setup["cp-categories"], "[checked]")
+    assert page.setup.categories == set() and not find_all(setup["cp-categories"], "[checked]")
     assert text(find(setup["cp-pack"], "#cp-pack-title")) == f"“Quiz {HOSTILE}”"
     assert "<img" not in to_html(setup["cp-pack"])
     pcats = find_all(setup["cp-pack"], "[type=checkbox]")
-    assert len(pcats) == len(page.pack["cats"]) and all("checked" in b.attrs for b in pcats)
+    assert len(pcats) == len(page.setup.pack["cats"]) and all("checked" in b.attrs for b in pcats)
     assert "Chosen: 8 multiple-choice and 8 guess questions." in text(setup["cp-categories"])
     s = shell.start(fields(**{"seat-name-2": HOSTILE}))
     assert s is not None, shell.message
@@ -433,28 +434,28 @@ def test_a_question_pack_loaded_and_a_broken_one_explained_as_text() -> None:
     # a question of the pack and the names stay text on every part of the page
     drive(shell, page, lambda st: st.phase == "answer" and st.question == "p9")
     if s.match.state.question == "p9":
-        page.show_now(page.answerer() or 0)
+        page.clock.show_now(page.clock.answerer() or 0)
         html = html_of(render_all(shell))
         assert "How many days has a leap year &lt;img" in html
     html = html_of(render_all(shell))
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     # removing the pack brings the bank back
-    page.remove_pack()
-    assert page.pack is None and len(page.categories) == len(GAME.question_categories())
+    page.setup.remove_pack()
+    assert page.setup.pack is None and len(page.setup.categories) == len(GAME.question_categories())
 
 
 def test_a_pack_category_can_be_left_out() -> None:
     shell, page, host = make_page(CampaignPage)
     assert isinstance(page, CampaignPage)
-    page.load_pack_text("quiz.json", json.dumps(PACK))
+    page.setup.load_pack_text("quiz.json", json.dumps(PACK))
     fire(page.render_setup()["cp-pack"], "#cp-pack-loaded [type=checkbox]", "change", checked=False)
-    assert len(page.pack_categories) == len(page.pack["cats"]) - 1
+    assert len(page.setup.pack_categories) == len(page.setup.pack["cats"]) - 1
     opts = page.options([], {})
-    assert opts["pack_categories"] == [c for c in page.pack["cats"] if c in page.pack_categories]
+    assert opts["pack_categories"] == [c for c in page.setup.pack["cats"] if c in page.setup.pack_categories]
     form = page.options([], {"pcats-shown": "1", "pcat-0": "on"})
-    assert form["pack_categories"] == page.pack["cats"][:1]
+    assert form["pack_categories"] == page.setup.pack["cats"][:1]
     fire(page.render_setup()["cp-pack"], "#cp-pack-remove")
-    assert page.pack is None and "pack" not in page.options([], {})
+    assert page.setup.pack is None and "pack" not in page.options([], {})
 
 
 def test_a_link_made_mid_question_holds_neither_the_answer_nor_a_given_one() -> None:
@@ -492,31 +493,31 @@ def test_a_read_only_copy_and_an_earlier_step_show_no_controls() -> None:
     stage = render_all(viewer)["cp-stage"]
     assert find(stage, "#cp-qtext") and find_all(stage, "#cp-guess-form") == []
     assert "A guess:" in text(find(stage, "#cp-question"))
-    assert vpage.answerer() is None and vhost.timers == []
+    assert vpage.clock.answerer() is None and vhost.timers == []
     vpage.pick(0)
     assert "read-only" in viewer.message[1]
     # the host looks at an earlier step: the reveal of that time, nothing to play
     first = next(i for i, t in enumerate(s.match.log) if t.startswith("a"))
     shell.jump(first + 1)
     tree = render_all(shell)
-    assert page.answerer() is None and find(tree["cp-stage"], "#cp-reveal")
-    assert page.choices(s.view()) == []
+    assert page.clock.answerer() is None and find(tree["cp-stage"], "#cp-reveal")
+    assert page.board.choices(s.view()) == []
     shell.jump(None)
-    assert page.answerer() == 0
+    assert page.clock.answerer() == 0
 
 
 def test_undo_after_a_reveal_asks_again_with_a_new_clock() -> None:
     shell, page, host = started()
     s = shell.session
-    page.answer(0, page.open_question()["min"])
+    page.clock.answer(0, page.clock.open_question()["min"])
     bots(shell)
     assert s.match.state.phase in ("pick", "answer", "draw")
     host.advance(60_000)
     while s.match.state.phase != "answer" or any(t.startswith("a") for t in s.match.log):
         shell.bar.undo()
-    assert page.answerer() == 0 and act(shell) in ("answer-guess", "hold")
-    page.show_now(0)
-    assert page.time_left(0) == 20_000
+    assert page.clock.answerer() == 0 and act(shell) in ("answer-guess", "hold")
+    page.clock.show_now(0)
+    assert page.clock.time_left(0) == 20_000
 
 
 def test_small_helpers() -> None:
@@ -539,7 +540,7 @@ def test_the_reveal_says_what_every_kind_of_answer_decided() -> None:
 
     def words(before: Any, after: Any) -> tuple[str, int | None]:
         rv = GAME.view(after, None)["reveal"]
-        return page.outcome_words(rv, before, after), page.reveal_winner(rv, before, after)
+        return page.reveal.outcome_words(rv, before, after), page.reveal.winner(rv, before, after)
 
     st = attack(battle(), 12)  # Ann attacks Ben's San Antonio
     assert words(st, say(st, {0: ("W", 1000), 1: ("R", 2000)})) == (

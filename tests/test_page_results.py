@@ -557,7 +557,7 @@ def test_item10_campaign_a_question_is_not_announced_before_get_ready() -> None:
     s = shell.session
     drive(shell, page, lambda st: st.phase == "pick")
     assert "The answer was" in shell.announcement()
-    page.pick(page.choices(s.view())[0])
+    page.pick(page.board.choices(s.view())[0])
     drive(shell, page, lambda st: st.phase == "answer")
     question = s.view()["question"]["text"]
     assert question not in shell.announcement()

@@ -16,7 +16,9 @@ from typing import Any
 from page_host import FakeHost, make_page, render_all
 from shell import Shell
 from ui import Node, find, find_all, fire, text, to_html
-from world import WorldPage, ink_on, pct
+from world import WorldPage
+from world.board import ink_on
+from world.panel import pct
 
 from conquest.games.world import GAME
 from conquest.games.world import odds as world_odds
@@ -200,7 +202,7 @@ def test_reinforcements_only_go_on_own_territories() -> None:
     n = len(st.territories_of(0))
     page.pick(next(t for t in range(RULES.size) if st.owner[t] != 0))
     assert len(shell.session.match.log) == len(m.log) and "your own territories" in shell.message[1]
-    assert len(page.choices(st)) == n
+    assert len(page.draft.choices(st)) == n
 
 
 def test_an_attack_with_the_odds_shown_and_the_dice_drawn() -> None:
@@ -213,7 +215,7 @@ def test_an_attack_with_the_odds_shown_and_the_dice_drawn() -> None:
     page.pick(src)
     trees = render_all(shell)
     # every possible attack from the source with its exact chance (attacking until done)
-    for d in page.enemy_targets(st, src):
+    for d in page.draft.enemy_targets(st, src):
         want = pct(world_odds.battle_odds(st.troops[src], st.troops[d], 1).win)
         assert text(find(trees["wc-panel"], f"[data-odds={d}]")) == want
         assert text(find(trees["wc-marks"], f"[data-odds={d}]")) == want
@@ -269,10 +271,10 @@ def test_attack_until_done_and_until_n_left() -> None:
     after = s.match.state
     assert after.phase == "attack" and (after.owner[enemy] == 0 or after.troops[src] <= 3)
     # attack until done from the largest source left
-    srcs = [x for x in page.sources(after) if page.enemy_targets(after, x)]
+    srcs = [x for x in page.draft.sources(after) if page.draft.enemy_targets(after, x)]
     x = max(srcs, key=lambda t: after.troops[t])
-    y = page.enemy_targets(after, x)[0]
-    page.src, page.dst = None, None
+    y = page.draft.enemy_targets(after, x)[0]
+    page.draft.src, page.draft.dst = None, None
     page.pick(x)
     page.pick(y)
     n = len(s.match.log)
@@ -281,8 +283,8 @@ def test_attack_until_done_and_until_n_left() -> None:
     assert added[0] == str(Blitz(x, y)) and all(t.startswith("R") for t in added[1:]) and len(added) >= 2
     end = s.match.state
     assert end.owner[y] == 0 or end.troops[x] == 1
-    if end.owner[y] == 0 and page.src is not None:  # the attack may go on from the conquest
-        assert page.src == y
+    if end.owner[y] == 0 and page.draft.src is not None:  # the attack may go on from the conquest
+        assert page.draft.src == y
 
 
 def test_a_card_trade() -> None:
@@ -312,7 +314,7 @@ def test_must_trade_with_five_cards() -> None:
     st = shell.session.match.state
     trees = render_all(shell)
     assert "trade a set" in text(trees["shell-bar"]) and find(trees["wc-panel"], ".wc-must")
-    assert page.choices(st) == []
+    assert page.draft.choices(st) == []
     page.pick(st.territories_of(0)[0])
     assert shell.message[0] == "error" and "trade a set first" in shell.message[1]
 
@@ -352,15 +354,15 @@ def test_picks_that_do_not_fit_say_why_and_escape_drops_the_choice() -> None:
     page.pick(far)
     assert "does not border" in shell.message[1]
     page.pick(src)  # the source again: dropped
-    assert page.src is None
+    assert page.draft.src is None
     page.pick(src)
     page.pick(enemy)
     fire(render_all(shell)["wc-panel"], "#wc-cancel")
-    assert page.src is None
+    assert page.draft.src is None
     page.pick(src)
     from ui import Event
 
-    assert page.on_key(Event(type="keydown", key="Escape")) is True and page.src is None
+    assert page.on_key(Event(type="keydown", key="Escape")) is True and page.draft.src is None
     assert page.on_key(Event(type="keydown", key="Escape")) is False
     # end the turn
     fire(render_all(shell)["wc-panel"], "#wc-end")
@@ -422,7 +424,7 @@ def test_a_read_only_copy_and_an_earlier_step_play_nothing() -> None:
     shell, page, _ = make_page(WorldPage)
     shell.open(m, None, "view")
     st = m.state
-    assert page.choices(st) == []
+    assert page.draft.choices(st) == []
     n = len(m.log)
     page.pick(st.territories_of(0)[0])
     assert len(m.log) == n and "read-only" in shell.message[1]
@@ -431,7 +433,7 @@ def test_a_read_only_copy_and_an_earlier_step_play_nothing() -> None:
     assert "Hands are secret" in text(trees["wc-cards"])
     shell2, page2, _ = opened(position(ann_attacking))
     shell2.jump(3)
-    assert page2.choices(shell2.session.shown_state()) == []
+    assert page2.draft.choices(shell2.session.shown_state()) == []
     trees = render_all(shell2)
     assert "Step 3 of" in text(trees["shell-bar"])
 
@@ -481,7 +483,7 @@ def test_every_amount_is_set_by_taps_alone() -> None:
     fire(render_all(shell)["wc-panel"], "#wc-roll")
     assert str(Attack(src, enemy, 3 if a > 3 else a - 1, min(dice + 1, a - 1))) in s.match.log
     # the fortify amount: from all but one, one fewer by a tap
-    page.cancel()
+    page.draft.cancel()
     st = s.match.state
     assert st.phase == "attack" and st.owner[src] == 0 and st.troops[src] > 2 and st.owner[friend] == 0
     page.pick(src)
@@ -519,7 +521,7 @@ def test_a_roll_marks_its_dice_first_and_the_battle_next() -> None:
     assert find_all(head, "#wc-end") and find_all(head, "#wc-cancel")
     page.pick(enemy)
     assert now_marks(render_all(shell)) == {"next": ["wc-battle-go"]}
-    page.roll()
+    page.draft.roll()
     trees = render_all(shell)
     marks = now_marks(trees)
     panel = trees["wc-panel"]
@@ -545,7 +547,7 @@ def test_reinforcing_marks_the_panel_and_the_step_words_fit_two_lines() -> None:
     assert "Tap your territories" in text(render_all(shell)["wc-panel"])
     # two lines of the phone's status bar hold about 70 characters with the step number
     longest = max((n for n in RULES.names), key=len)
-    page.src = RULES.names.index(longest)
+    page.draft.src = RULES.names.index(longest)
     for prompt in (page.prompt(shell.session.view()),):
         assert len(prompt) <= 70, prompt
 
@@ -564,7 +566,7 @@ def test_the_choose_list_follows_the_current_choice() -> None:
 
 
 def test_map_odds_cover_no_troop_badge() -> None:
-    from world import BADGE_R, ODDS_HALF
+    from world.board import BADGE_R, ODDS_HALF
 
     m = position(ann_attacking)
     shell, page, _ = opened(m)
