@@ -125,18 +125,37 @@ class SaveEncoder:
     first slice (milliseconds); then the JSON goes to the compressor ``CHUNK`` bytes at a
     time until a slice's time is up. The compressor is fed without flushing, so the code
     is the same however it is sliced (``tests/test_savecode.py``): the clock only decides
-    where a slice ends, never what comes out."""
+    where a slice ends, never what comes out.
+
+    ``after``: the encoder of an earlier save of the same game (the step before). Each
+    encoder keeps the compressor's state at its :attr:`mark`, ``MARK_BEFORE_LOG_END`` bytes
+    of JSON before the end of its log; a save whose JSON starts with those same bytes (the
+    next step's, an undo's: only the log's end and what follows it differ) starts from
+    there, so its code costs the JSON and the last few kilobytes, not the whole compression
+    again (issue 42: with storage refused, the address gets a long game's code in the
+    step's own task, so a reload at once keeps the step). The code is the same bytes
+    (compressing ``a`` then ``b`` is compressing ``a + b``); where the JSON differs earlier,
+    the compression starts from the beginning."""
 
     #: bytes given to the compressor between two looks at the clock
     CHUNK = 16_384
+    #: where the mark is kept: this many bytes of JSON before the end of the log (about 500
+    #: steps of World: an undo of fewer still starts from it)
+    MARK_BEFORE_LOG_END = 4_096
 
-    def __init__(self, save: Mapping[str, Any]) -> None:
+    def __init__(self, save: Mapping[str, Any], after: SaveEncoder | None = None) -> None:
         self.save = save
+        self.after = after
         self.raw: bytes | None = None
         self.pos = 0
         self.parts: list[bytes] = []
         self.comp = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
         self.code: str | None = None
+        #: ``(JSON up to the mark, the compressor's state there, what it gave until there)``
+        self.mark: tuple[bytes, Any, bytes] | None = None
+        self.mark_at = 0
+        #: where this code's compression started: 0, or the earlier encoder's mark
+        self.resumed_at = 0
 
     def advance(self, budget_ms: float, clock: Callable[[], float]) -> str | None:
         """About ``budget_ms`` of work (at least one chunk); the code once it is complete."""
@@ -149,15 +168,39 @@ class SaveEncoder:
             if obj["log"] and all(obj["log"]) and LOG_SEPARATOR not in "".join(obj["log"]):  # one character
                 obj = {**obj, "log": LOG_SEPARATOR.join(obj["log"])}
             self.raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
+            self._start_from(self.after)
+            self.after = None  # no chain of encoders is kept
         while self.pos < len(self.raw):
-            self.parts.append(self.comp.compress(self.raw[self.pos : self.pos + self.CHUNK]))
-            self.pos += self.CHUNK
+            end = self.pos + self.CHUNK
+            if self.pos < self.mark_at <= end:
+                self.parts.append(self.comp.compress(self.raw[self.pos : self.mark_at]))
+                self.parts = [b"".join(self.parts)]
+                self.mark = (self.raw[: self.mark_at], self.comp.copy(), self.parts[0])
+                self.pos = self.mark_at
+            self.parts.append(self.comp.compress(self.raw[self.pos : end]))
+            self.pos = min(end, len(self.raw))
             if clock() - start >= budget_ms and self.pos < len(self.raw):
                 return None
         packed = b"".join(self.parts) + self.comp.flush()
         self.code = CODE_PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
         self.parts = []
         return self.code
+
+    def _start_from(self, earlier: SaveEncoder | None) -> None:
+        """Place the mark in this JSON, and start from ``earlier``'s mark if this JSON starts
+        with the bytes it was kept after (otherwise from the beginning)."""
+        raw = self.raw
+        assert raw is not None
+        key = raw.find(b'"log":')
+        log_end = raw.find(b'"', key + 7) if raw[key + 6 : key + 7] == b'"' else raw.find(b'],"', key)
+        self.mark_at = max(0, (log_end if key >= 0 and log_end >= 0 else len(raw)) - self.MARK_BEFORE_LOG_END)
+        mark = earlier.mark if earlier is not None else None
+        if mark is None or not raw.startswith(mark[0]):
+            return
+        prefix, comp, packed = mark
+        self.comp, self.parts, self.pos, self.resumed_at = comp.copy(), [packed], len(prefix), len(prefix)
+        if self.mark_at <= self.pos:
+            self.mark = mark  # an undo: the earlier mark still holds for this JSON and the next
 
     @property
     def progress(self) -> float:

@@ -47,7 +47,7 @@ class Opener:
         each slice its own task, with its progress in the message; then ``done(match)``, or
         ``failed(exc)`` at the first refusal. A newer opening (another link) drops this one."""
         warm = importing_games() if self.page.needs_all_games else None
-        opening = Opening(save, warm)
+        opening = Opening(save, warm, freeze=True)  # the states it keeps, out of the collector's way
         self.opening = opening
         t0 = self.host.clock()
 
@@ -80,7 +80,8 @@ class Opener:
             """The game's states are kept as long as it is open (a past step is a lookup):
             moved out of the cyclic collector's way, since each of its full passes walked them
             all, 140-180 ms under Pyodide for an 80,000-step game, in whatever task it fell
-            (issue 20, item 10). They are still freed when dropped (reference counts)."""
+            (issue 20, item 10). They are still freed when dropped (reference counts). The
+            replay froze each slice's (``Opening``'s ``freeze``); this is what came after."""
             gc.freeze()
             return lambda: done(match)
 

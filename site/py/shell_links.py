@@ -6,6 +6,8 @@ code being made in slices and the code made) and their own work between renders.
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ui import Node, h
@@ -36,6 +38,8 @@ class LinksPanel:
         #: ``(key, code)`` (issue 20, item 10)
         self._work: tuple[Any, SaveEncoder] | None = None
         self._code: tuple[Any, str] | None = None
+        #: the encoder of the last code made: the next step's code starts from its mark
+        self._last: SaveEncoder | None = None
 
     def render(self, base: str) -> Node:
         s = self.shell.session
@@ -118,9 +122,27 @@ class LinksPanel:
         if self._work is None or self._work[0] != key:
             s = self.shell.session
             assert s is not None
-            self._work = (key, SaveEncoder(s.save()))
+            self._work = (key, SaveEncoder(s.save(), after=self._last))
             self.shell.host.later(0, self._slice)
         return None
+
+    def code_now(self, save: Mapping[str, Any] | None = None) -> str:
+        """The link code of the game on screen (``save``: its save, if the caller has it),
+        made in this task: for what cannot wait for the slices, the address of a game
+        storage refused (``SavedGames``), which a reload right after a step must find
+        (issue 42). Cheap after a step: the code starts from the last one's mark."""
+        s = self.shell.session
+        assert s is not None
+        key = (id(s), self.save_key())
+        if self._code is not None and self._code[0] == key:
+            return self._code[1]
+        work = self._work
+        enc = work[1] if work is not None and work[0] == key else SaveEncoder(
+            s.save() if save is None else save, after=self._last)
+        code = enc.advance(math.inf, self.shell.host.clock)
+        assert code is not None
+        self._done(key, enc, code)
+        return code
 
     def _slice(self) -> None:
         work = self._work
@@ -131,8 +153,10 @@ class LinksPanel:
         if code is None:
             self.shell.host.later(0, self._slice)
             return
-        self._work = None
-        self._code = (work[0], code)
-        if s.unsaved and s.slot_id is None and s.mode == "host" and work[0][1] == self.save_key():
-            self.shell.host.go("#h=" + code)  # storage refused it: the address keeps the game
+        self._done(work[0], work[1], code)
         self.shell.host.rerender()
+
+    def _done(self, key: Any, enc: SaveEncoder, code: str) -> None:
+        if self._work is not None and self._work[0] == key:
+            self._work = None
+        self._code, self._last = (key, code), enc

@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from session import check_save, plural
-from shell_links import LINKS_AT_ONCE
 from ui import Node, h, isolate
 
-from conquest.savecode import SaveCodeError, make_fragment
+from conquest.savecode import SaveCodeError
 from conquest.store import CONFLICT_MESSAGE, Slot, StorageError
 
 if TYPE_CHECKING:
@@ -62,14 +61,12 @@ class SavedGames:
         try:
             slot = self.shell.host.store.create(save, self.shell.slot_name(save, "host"), self.shell.host.now())
         except StorageError as exc:
-            if len(save["log"]) > LINKS_AT_ONCE:
-                # a long game's code is made in slices (a block of 120-400 ms for 80,000
-                # steps, at every step); the address follows when it is ready (LinksPanel._slice)
-                code = self.shell.links.code(id(s), self.shell.links.save_key())
-                if code is not None:
-                    self.shell.host.go("#h=" + code)
-            else:
-                self.shell.host.go("#" + make_fragment(save, "h"))
+            # written in the step's own task, before the step is drawn: a reload at once must
+            # find it (issue 42: a long game's code followed in slices, and a reload before
+            # they ended lost the step, in all three engines; writing it as the page is left
+            # would race the reload, which may have read the address already). Cheap after
+            # a step (``LinksPanel.code_now``: from the last code's mark, ``SaveEncoder``).
+            self.shell.host.go("#h=" + self.shell.links.code_now(save))
             self.shell.say(
                 f"{exc} Meanwhile this game is kept in the address bar after every step: a reload keeps it, "
                 "and you can bookmark or copy the address.",

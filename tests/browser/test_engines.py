@@ -21,7 +21,9 @@ page lists the games the first test saved):
   - a host link opens in a fresh profile at the same step, and the page reloads from the
     service worker with the server gone (offline);
   - deeply nested links; a 6-player World game with a long log (not in WebKit's short set);
-  - Firefox only: "Download offline copy" saves a file that opens from ``file://`` and plays.
+  - Firefox only: "Download offline copy" saves a file that opens from ``file://`` and plays;
+  - with storage disabled, a step of a game over 3,000 steps survives a reload made at once
+    (issue 42; ``test_long_reload.py``).
 """
 from __future__ import annotations
 
@@ -588,3 +590,36 @@ def test_live_table_guest_on_this_engine(engine: Any, main_context: Any, base_ur
         clean(page)
     finally:
         hctx.close()
+
+
+def test_with_storage_disabled_a_reload_right_after_a_long_games_step_keeps_it(
+        engine: Any, main_context: Any, base_url: str, site_dir: Path) -> None:
+    """Issue 42: a step of a game over 3,000 steps, made with storage disabled, survives a
+    reload made at once (``test_long_reload.py`` says how, and checks it in Chromium)."""
+    from tests.browser.test_long_reload import (
+        STEP_IS,
+        TO_GO,
+        WATCH_STEP,
+        check_seen,
+        long_link,
+        no_storage_page,
+    )
+
+    n, frag = long_link()
+    page = main_context.new_page()
+    page.goto(f"{base_url}{no_storage_page(site_dir)}#{frag}")
+    page.wait_engine()
+    page.wait(STEP_IS, n, what=f"step {n}", timeout=180)
+    assert "storage is disabled" in page.text("#shell-toast")
+    if page.evaluate("() => { const b = document.getElementById('shell-ready'); return !!b && !!b.offsetParent; }"):
+        page.click("#shell-ready")
+    page.evaluate(WATCH_STEP, n)
+    page.evaluate(TO_GO)
+    page.click("#wc-choose-go")
+    seen = page.wait("() => window.cqSeen", what="the step drawn")
+    page.reload()  # at once
+    check_seen(seen, n)
+    page.wait_engine()
+    page.wait(STEP_IS, n + 1, what=f"step {n + 1} after the reload", timeout=180)
+    found = re.search(r"Step (\d+)", page.text("#shell-bar .shell-stepno"))
+    assert found and int(found.group(1)) == n + 1
