@@ -4,7 +4,7 @@
 Not a test: it asserts nothing. It builds the site into a temporary folder (or uses
 ``--site``), serves it like GitHub Pages (``tools.serve``), opens ``play/metagame/`` in
 Debian's Chromium and measures inside Pyodide through the page's ``window.conquestBench``
-hook (defined from Python in ``site/games/metagame.py``, timed with ``performance.now()``):
+hook (``site/games/metagame/bench.py``, set by the page's ``main``; timed with ``performance.now()``):
 
 - the time to apply one action (parse + apply over a 500-action campaign: the mean from one
   timed loop, p95 and max one by one; the page's clock is coarse, about 0.1 ms);

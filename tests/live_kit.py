@@ -302,7 +302,7 @@ def seat_wire(shell: Any, host: FakeHost, page_class: Any, peers: Mapping[int, s
     w = Wire(shell, host, page_class)
     if host_page is not None:
         w.devices.host_page = host_page
-        host_page.device_pages = lambda: w.devices
+        host_page.duel.device_pages = lambda: w.devices
     devices: dict[int, WireDevice] = {}
     for seat, peer in peers.items():
         d = w.join(peer)
@@ -361,10 +361,10 @@ def duel_table(host: FakeHost, tie: Mapping[str, Any], record: Mapping[str, Any]
     dshell.open(Match(save["game"], save["options"], save["log"]), slot)
     net = Net(dshell, host)
     net.table = Table(dshell, net.table.send, record["code"], record["password"])
-    net.table.restore(record)
+    net.table.seating.restore(record)
     # as live_browser keeps it: the table in the preference of the slot its page has open
     # (a capital's second duel moves it to its own slot), which the console reads
-    net.table.saver = lambda obj: host.save_pref(TABLE_KEY + str(dshell.session.slot_id), json.dumps(obj))
+    net.table.seating.saver = lambda obj: host.save_pref(TABLE_KEY + str(dshell.session.slot_id), json.dumps(obj))
     return dshell, net
 
 

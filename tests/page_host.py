@@ -128,12 +128,12 @@ def render_all(shell: Shell) -> dict[str, Node]:
     if isinstance(drawn, Node):
         drawn = {"game-controls": drawn}
     out = dict(drawn)
-    out["shell-bar"] = shell.render_status(shell.page.prompt(view))
-    out["shell-over"] = shell.render_over_row()
-    out["shell-viewing"] = shell.render_viewing()
-    out["shell-handover"] = shell.render_handover()
-    out["shell-log-box"] = shell.render_log()
+    out["shell-bar"] = shell.bar.render(shell.page.prompt(view))
+    out["shell-over"] = shell.result.render_over_row()
+    out["shell-viewing"] = shell.log.render_viewing()
+    out["shell-handover"] = shell.handover.render()
+    out["shell-log-box"] = shell.log.render()
     out["shell-links"] = shell.links.render("http://127.0.0.1:8000/play/x/")
-    out["shell-chart"] = shell.render_chart()
+    out["shell-chart"] = shell.chart.render()
     out["shell-toast"] = shell.render_message()
     return {cid: shell.isolated(tree) for cid, tree in out.items()}  # as ``Runner.mount`` does

@@ -42,7 +42,7 @@ def test_a_malformed_share_is_refused_and_changes_nothing() -> None:
     host_shell, clock = world_host()
     net = Net(host_shell, clock)
     net.join("peer-b", WorldPage, "Bob", 1)
-    device = next(iter(net.table.devices.values()))
+    device = next(iter(net.table.seating.devices.values()))
     before = device.share
     for bad in ('{"t": "share", "share": "<b>x</b>"}', '{"t": "share", "share": 12}', '{"t": "share"}'):
         net.table.receive("peer-b", bad, clock.clock() + 10_000)
@@ -59,7 +59,7 @@ def test_a_share_held_back_by_the_rate_is_sent_when_the_rate_allows() -> None:
     host_shell, clock = world_host()
     net = Net(host_shell, clock)
     bob = net.join("peer-b", WorldPage, "Bob", 1)
-    device = next(d for d in net.table.devices.values() if d.seat == 1)
+    device = next(d for d in net.table.seating.devices.values() if d.seat == 1)
     bob.send_share()  # within the rate of the share its join sent: held back, not dropped
     assert bob.share_due
     device.share = None  # as the host's next update does

@@ -495,7 +495,7 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
     assert all(lines[i + 1]["code"] == m.log[i] for i in rolls)
     shell.handover.ready(m.state.current)
     seen: set[int] = set()
-    shell.log_scrolled(0, at_end=False)
+    shell.log.scrolled(0, at_end=False)
     while True:  # the log is drawn as it is scrolled (issue 20, item 10): scroll through it
         codes = [text(c) for c in find_all(render_all(shell)["shell-log-box"], "code")]
         start, end = shell.log.drawn
@@ -504,5 +504,5 @@ def test_the_log_never_shows_a_card_drawn_into_a_hand() -> None:
         seen.update(range(start, end))
         if end >= len(m.log):
             break
-        shell.log_scrolled(end, at_end=False)
+        shell.log.scrolled(end, at_end=False)
     assert seen == set(range(len(m.log)))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from campaign import CampaignPage
-from live import Guest, GuestSession, Table, TableSession
+from live import Guest, GuestSession, LiveError, Table, TableSession
 from live_kit import WORLD, Net, play_steps, world_host
 from page_host import FakeHost, make_page
 from reign import ReignPage
@@ -128,7 +129,7 @@ def test_a_hostile_guest_is_bounded_and_cannot_slow_the_others() -> None:
     bob.claim(None)
     net.run()
     assert bob.session.spectator
-    assert net.table.devices[bob.token].seat is None
+    assert net.table.seating.devices[bob.token].seat is None
     # a stranger that never said hello
     net.table.receive("peer-z", json.dumps({"t": "act", "step": 0, "action": "p1"}), clock.clock())
     assert json.loads(net.q[-1][2])["code"] == "live.unknown"
@@ -144,7 +145,7 @@ def test_a_dropped_guest_rejoins_at_the_present_step_and_the_host_reload_resumes
     hs = host_shell.session
     # Bob's connection drops; the others play on until it is Bob's move
     net.leave("peer-b")
-    assert "Bob disconnected" in net.table.log_notes[-1]
+    assert "Bob disconnected" in net.table.seating.log_notes[-1]
     while hs.acting_seat() != 1:
         play_steps(net, host_shell, rng, 1)
     # Bob's page reloads: a new page, the same device token, a new peer id
@@ -154,7 +155,7 @@ def test_a_dropped_guest_rejoins_at_the_present_step_and_the_host_reload_resumes
     play_steps(net, host_shell, rng, 30)
     assert bob2.session.match.log[-1] == WORLD.redact_text(hs.match.states[-2], hs.match.log[-1], 1)
     # the host reloads: the game from its slot, the table from what it stored
-    stored = net.table.to_json()
+    stored = net.table.seating.to_json()
     slot_id = hs.slot_id
     shell2, _, _ = make_page(WorldPage, host_shell.host)
     from shell import check_save
@@ -162,7 +163,7 @@ def test_a_dropped_guest_rejoins_at_the_present_step_and_the_host_reload_resumes
     shell2.open(check_save(host_shell.host.store.open(slot_id)), host_shell.host.store.get(slot_id))
     log = list(hs.match.log)
     net2 = Net(shell2, clock)
-    net2.table.restore(stored)
+    net2.table.seating.restore(stored)
     assert shell2.session.remote == {1, 2}
     for peer, guest in list(net.guests.items()):
         if peer in net.down:
@@ -210,7 +211,7 @@ def test_reign_secret_choices_are_made_at_once_and_never_sent_before_the_reveal(
     assert {k: str(v) for k, v in hs.secret_parts.items()} == {1: str(pick_b)}  # as its text
     assert hs.acting_seat() == 0 and not hs.locked()
     assert str(pick_b) not in "".join(net.inbox["peer-b"][1:])
-    assert net.table.meta(net.table.devices[bob.token])["chosen"] == [1]
+    assert net.table.updates.meta(net.table.seating.devices[bob.token])["chosen"] == [1]
     # Bob cannot choose twice, nor for Ann
     bob.send(json.dumps({"t": "secret", "step": len(hs.match.log), "part": "AB"}))
     net.run()
@@ -227,7 +228,7 @@ def bar_text(shell: Shell) -> str:
     """The status bar as drawn on that device (its words, no markup)."""
     s = shell.session
     assert s is not None and shell.page is not None
-    return text(shell.render_status(shell.page.prompt(s.view())))
+    return text(shell.bar.render(shell.page.prompt(s.view())))
 
 
 def test_every_device_says_who_has_chosen_at_a_secret_step_never_what() -> None:
@@ -280,7 +281,7 @@ def test_campaign_three_devices_answer_at_once_each_timed_on_its_own_device() ->
     bob = net.join("peer-b", CampaignPage, "Bob", 1)
     cy = net.join("peer-c", CampaignPage, "Cy", 2)
     hs = shell.session
-    assert hs.remote == {0, 1, 2} and net.table.kept() == set()
+    assert hs.remote == {0, 1, 2} and net.table.seating.kept() == set()
     # play the expansion picks on their devices until the first question is open
     guests = {0: ann, 1: bob, 2: cy}
     for _ in range(200):
@@ -339,7 +340,7 @@ def test_host_controls_move_a_seat_make_a_bot_and_close() -> None:
     net = Net(host_shell, clock)
     bob = net.join("peer-b", WorldPage, "Bob", 1)
     spec = net.join("peer-s", WorldPage, "Sam", None)
-    assert net.table.free_seats() == [2]
+    assert net.table.seating.free_seats() == [2]
     net.table.assign(2, spec.token)
     net.run()
     assert spec.session.only_seat == 2 and not spec.session.spectator
@@ -352,6 +353,21 @@ def test_host_controls_move_a_seat_make_a_bot_and_close() -> None:
     net.run()
     assert bob.closed and bob.session.locked()
     assert not isinstance(host_shell.session, TableSession)
+
+
+def test_a_seat_moved_to_a_device_not_at_the_table_is_refused_and_nothing_changes() -> None:
+    """The table checks the device before its record (``Table.seating``) changes: a refused
+    move leaves every seat where it was, in the stored record and on the devices."""
+    host_shell, clock = world_host()
+    net = Net(host_shell, clock)
+    bob = net.join("peer-b", WorldPage, "Bob", 1)
+    before = json.dumps(net.table.seating.to_json())
+    with pytest.raises(LiveError) as refused:
+        net.table.assign(1, "no-such-device-token")
+    net.run()
+    assert refused.value.code == "live.unknown"
+    assert json.dumps(net.table.seating.to_json()) == before
+    assert bob.session.only_seat == 1 and not bob.session.spectator
 
 
 def test_join_fragment_round_trips_and_rejects_junk() -> None:
@@ -410,9 +426,9 @@ def test_the_host_panel_moves_seats_between_this_device_guests_and_the_computer(
     fire(panel, "#live-seat-0", "change", value=bob.token)
     assert calls == [("seat", 2, "open"), ("seat", 0, bob.token)]
     net.table.release(0)
-    assert 0 in net.table.free_seats()
+    assert 0 in net.table.seating.free_seats()
     net.table.assign(0, None)
-    assert net.table.kept() == {0}
+    assert net.table.seating.kept() == {0}
 
 
 def test_the_host_s_key_is_kept_with_the_table_and_a_damaged_one_is_dropped() -> None:
@@ -420,15 +436,15 @@ def test_the_host_s_key_is_kept_with_the_table_and_a_damaged_one_is_dropped() ->
     table; a stored key of the wrong shape is not used (the page makes a new one)."""
     host_shell, clock = world_host()
     net = Net(host_shell, clock)
-    net.table.host_key = {"private": '{"kty":"EC"}', "public": "B" + "x" * 86}
-    stored = json.loads(json.dumps(net.table.to_json()))
+    net.table.seating.host_key = {"private": '{"kty":"EC"}', "public": "B" + "x" * 86}
+    stored = json.loads(json.dumps(net.table.seating.to_json()))
     again = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
-    again.restore(stored)
-    assert again.host_key == net.table.host_key
+    again.seating.restore(stored)
+    assert again.seating.host_key == net.table.seating.host_key
     for bad in ({"private": 1, "public": "B" + "x" * 86}, {"private": "{}", "public": "short"}, "key", None):
         t = Table(host_shell, lambda peer, text: None, "ABCDEFGH", "p" * 22)
-        t.restore({**stored, "key": bad})
-        assert t.host_key is None
+        t.seating.restore({**stored, "key": bad})
+        assert t.seating.host_key is None
 
 
 # -- issue 36: names, problems ---------------------------------------------------------------
@@ -439,7 +455,7 @@ def test_a_seat_takes_the_name_its_guest_typed_on_every_device() -> None:
     net = Net(shell, host)
     s = shell.session
     assert isinstance(s, Session)
-    net.table.sync_session()
+    net.table.seating.sync_session()
     log_before = list(s.match.log)
     bea = net.join("p1", WorldPage, "Bea", 1)
     cy = net.join("p2", WorldPage, "", 2)  # no name typed: the seat keeps its name
@@ -519,7 +535,7 @@ def test_a_second_tab_of_the_host_s_table_plays_and_saves_nothing() -> None:
     assert "open in another tab of this browser" in words and "only shows the game" in words
     assert "Reload this one to run the table here" in words
     # one lock per room: another table's tab is not this one's
-    assert table_lock(net.table.code) == table_lock("ABCDEFGH") != table_lock("ABCDEFGJ")
+    assert table_lock(net.table.seating.code) == table_lock("ABCDEFGH") != table_lock("ABCDEFGJ")
 
 
 def test_a_host_s_own_relays_travel_in_its_join_link_bounded() -> None:

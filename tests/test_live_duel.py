@@ -67,10 +67,10 @@ def test_play_live_seats_the_two_invasion_players_and_gives_each_their_link() ->
     watch = text(find(box, "#mg-live-url-watch"))
     assert parse_join_fragment(watch[watch.index("#"):]) and parse_seat_key(watch[watch.index("#"):]) is None
     # no QR code is drawn in CPython (the page's encoder draws them), and the page asks for both
-    assert sorted(page.duel_desk.qr_wanted()) == sorted(links.values())
+    assert sorted(page.duel_desk.panel.qr_wanted()) == sorted(links.values())
     # the duel's table: both seats on the players' devices, none free, none on this device
     dshell, net = duel_table(host, tie, record)
-    assert net.table.free_seats() == [] and net.table.kept() == set()
+    assert net.table.seating.free_seats() == [] and net.table.seating.kept() == set()
     assert dshell.session.remote == frozenset({0, 1})
     assert [x.name for x in dshell.session.seats()] == ["Ann", "Bob"]
 
@@ -207,7 +207,7 @@ def test_a_player_link_opened_on_a_second_device_takes_the_seat_over_and_a_stran
     # Ann chooses to watch for a while: her seat stays kept for her link, not for the stranger
     again.claim(None)
     net.run()
-    assert again.session.only_seat is None and net.table.free_seats() == []
+    assert again.session.only_seat is None and net.table.seating.free_seats() == []
     assert [x["where"] for x in stranger.meta["seats"]] == ["reserved", "device"]
     words = text(render_guest_panel(stranger, lambda *a: None))
     assert "Ann: kept for its player" in words and "Play Ann" not in words
@@ -264,14 +264,14 @@ def test_a_capitals_second_duel_is_played_at_the_first_duels_table_with_the_same
     assert dshell.session.match.log == [] and "same links" in dshell.message[1]
     assert "Duel (second game)" in text(duel_banner(host, dshell.session))
     assert follow_duel(dshell, record["code"]) is None  # once
-    net.table.sync_session()  # what live_browser's after_render runs next
+    net.table.seating.sync_session()  # what live_browser's after_render runs next
     net.table.sync()
     net.run()
     # the devices still at the table: the second duel, their seats kept, no new link
     for guest, seat in ((ann, 0), (bob, 1), (fan, None)):
         assert guest.session.match.log == [] and guest.session.only_seat == seat
         assert guest.session.match.options["title"].startswith("Duel (second game)")
-    net.table.save_table()
+    net.table.seating.save()
     assert json.loads(host.load_pref(TABLE_KEY + tie["slot"]))["code"] == record["code"]
     # Ann wins again on her device: the console takes it and Bob's capital falls (M13)
     play_live(net, dshell, {0: ann, 1: bob}, WHITE_WINS)
@@ -308,7 +308,7 @@ def test_the_audience_can_be_a_live_table_to_watch_only() -> None:
     net = Net(shell, host)
     net.table.keep_all()  # the console's "Audience on their own devices"
     fan = net.join("peer-s", MetagamePage, "Fan", 0)  # asks for Ann's seat: not free
-    assert fan.session.spectator and fan.session.only_seat is None and net.table.free_seats() == []
+    assert fan.session.spectator and fan.session.only_seat is None and net.table.seating.free_seats() == []
     assert fan.session.match.log == shell.session.match.log
     fan.claim(1)
     fan._send({"t": "act", "step": len(shell.session.match.log), "action": "da"})
@@ -336,7 +336,7 @@ def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_li
     save = host.store.open(tie["slot"])
     duel = Match(save["game"], {**save["options"], "position": "5g/6/6/6/6/G5 - w 199 1"})
     dshell.open(duel, host.store.get(tie["slot"]))
-    net.table.sync_session()  # what live_browser's after_render runs after every render
+    net.table.seating.sync_session()  # what live_browser's after_render runs after every render
     net.table.sync()
     net.run()
     assert ann.shell.play(CONQUESTS.parse_action("a1b1")), ann.shell.message
@@ -353,7 +353,7 @@ def test_a_drawn_live_duel_played_again_stays_at_the_same_table_with_the_same_li
     fire(duel_banner(host, dshell.session, dshell), "#shell-duel-again")
     new = dshell.session.slot_id
     assert new != tie["slot"] and json.loads(host.load_pref(TABLE_KEY + new))["code"] == record["code"]
-    net.table.sync_session()
+    net.table.seating.sync_session()
     net.table.sync()
     net.run()
     assert ann.session.match.log == [] == bob.session.match.log

@@ -69,7 +69,7 @@ def to_invasion(shell: Any, w: Wire, devices: dict[int, WireDevice]) -> None:
 # -- the seat rules ----------------------------------------------------------------------------------
 def test_the_host_is_a_referee_every_seat_is_free_for_its_player() -> None:
     shell, w, devices = table(3, seated=())
-    assert w.table.kept() == set() and w.table.free_seats() == [0, 1, 2]  # M3: a role, not a seat
+    assert w.table.seating.kept() == set() and w.table.seating.free_seats() == [0, 1, 2]  # M3: a role, not a seat
     bob = w.join("bob")
     tap(w, bob, "live-panel", lambda k, n: attrs(n).get("data-take") == "1")
     assert shell.session.remote == {1}
@@ -123,8 +123,8 @@ def test_a_seat_whose_device_is_away_is_played_from_the_console() -> None:
     act = GAME.legal_actions(s.match.state)[0]
     assert shell.play(act) and s.match.log == [str(act)]
     # Bob's device drops: his seat is played from the console until it is back
-    w.table.disconnected(next(p for p, t in w.table.peers.items() if w.table.devices[t].seat == 1))
-    w.table.sync_session()
+    w.table.disconnected(next(p for p, t in w.table.seating.peers.items() if w.table.seating.devices[t].seat == 1))
+    w.table.seating.sync_session()
     assert 1 not in s.remote and not s.locked()
 
 
@@ -303,13 +303,13 @@ def test_a_choice_made_ahead_survives_a_reload_of_the_hosts_page() -> None:
     sync(w)
     defender = s.match.state.inv.defender
     submit_fill(w, d[defender])
-    record = w.table.to_json()
+    record = w.table.seating.to_json()
     assert list(record["held"]) == [str(defender)]
     s.held.clear()  # the page reloads: the session comes back from the save, the table from its record
     again = Table(shell, lambda peer, text: None, record["code"], record["password"])
-    again.restore(json.loads(json.dumps(record)))
+    again.seating.restore(json.loads(json.dumps(record)))
     assert list(s.held) == [defender] and isinstance(s.held[defender][1], Slices)
     s.held.clear()
-    again.restore({**record, "held": {str(defender): [0, "w9,9,9"]}})  # another step's: dropped
-    again.restore({**record, "held": {"x": "<b>", str(defender): [len(s.match.log), "w99"]}})  # bad: dropped
+    again.seating.restore({**record, "held": {str(defender): [0, "w9,9,9"]}})  # another step's: dropped
+    again.seating.restore({**record, "held": {"x": "<b>", str(defender): [len(s.match.log), "w99"]}})  # bad: dropped
     assert not s.held

@@ -1,6 +1,6 @@
 """The Game of Conquests page's logic in CPython (the browser tests keep only the glue).
 
-Drives ``site/games/conquests.py`` through the shell with a fake host: the set-up to a
+Drives ``site/games/conquests/`` through the shell with a fake host: the set-up to a
 started game, choosing a fighter and its legal squares, moves by clicks, drags, keys and
 typed text, a General's move with its placement (C4), Danger (C5), undo against the
 computer, viewing an earlier step, the computer's move through ``Shell.bots.step``, the
@@ -97,7 +97,7 @@ def test_setup_starts_a_game_with_white_and_black_seats() -> None:
     assert text(trees(shell)["shell-bar"]).endswith("White to move: choose a fighter.Undo")
     status = text(find(side(shell), "#cq-status"))
     assert status == "Move 1: White to move."
-    assert not page.flipped  # the person plays White: White at the bottom
+    assert not page.board.flipped  # the person plays White: White at the bottom
     assert len(find_all(trees(shell)["cq-pieces"], ".piece")) == 16
     assert text(find(side(shell), "#cq-think-row")).startswith("Computer's time per move")
     assert "hidden" not in find(side(shell), "#cq-think-row").attrs
@@ -130,10 +130,10 @@ def test_a_fighter_shows_its_legal_squares_and_moves_by_clicks() -> None:
     # Black's turn: clicking a White fighter selects nothing; a second click deselects
     press(shell, "c5")
     press(shell, "c5")
-    assert page.selected is None
+    assert page.board.selected is None
     press(shell, "b5")
     press(shell, "b5")
-    assert page.selected is None
+    assert page.board.selected is None
 
 
 def test_refusals_explain_and_change_nothing() -> None:
@@ -144,7 +144,7 @@ def test_refusals_explain_and_change_nothing() -> None:
     press(shell, "a1")  # the Archer behind its own Soldier cannot move
     assert shell.message[1] == "The Archer on a1 has no legal move now."
     press(shell, "c4")  # an empty square: the choice is dropped
-    assert page.selected is None
+    assert page.board.selected is None
     fire(side(shell), "#cq-typed", "submit", fields={"move": "a1a3"})
     assert shell.message[0] == "error" and "C2" in shell.message[1] and log(shell) == []
     fire(side(shell), "#cq-typed", "submit", fields={"move": "hello"})
@@ -160,7 +160,7 @@ def test_drag_and_drop_moves_and_the_ghost_follows() -> None:
     shell, page, host = started()
     assert "pointermove" not in find(trees(shell)["cq-squares"], "#cq-board-input").on  # hovering is cheap
     fire(board_input(shell), "#cq-board-input", "pointerdown", under={"sq": "e2"}, x=300.0, y=400.0)
-    assert page.drag is not None and page.selected == sq("e2")
+    assert page.pointer.drag is not None and page.board.selected == sq("e2")
     t = trees(shell)
     assert "pointermove" in find(t["cq-squares"], "#cq-board-input").on  # listened to while pressed
     assert text(find(t["cq-ghost-box"], "#cq-ghost")) == "S"
@@ -170,7 +170,7 @@ def test_drag_and_drop_moves_and_the_ghost_follows() -> None:
     assert host.styles[("cq-ghost", "left")] == "300px" and host.styles[("cq-ghost", "top")] == "330px"
     assert host.styles[("cq-piece-e2", "opacity")] == "0.3"
     fire(board_input(shell), "#cq-board-input", "pointerup", under={"sq": "e3"}, x=300.0, y=330.0)
-    assert log(shell) == ["e2e3"] and page.drag is None
+    assert log(shell) == ["e2e3"] and page.pointer.drag is None
     assert "pointermove" not in find(trees(shell)["cq-squares"], "#cq-board-input").on
     # a drag dropped back on its square, or cancelled, plays nothing
     fire(board_input(shell), "#cq-board-input", "pointerdown", under={"sq": "b5"}, x=0.0, y=0.0)
@@ -178,7 +178,7 @@ def test_drag_and_drop_moves_and_the_ghost_follows() -> None:
     fire(board_input(shell), "#cq-board-input", "pointerup", under={"sq": "b5"}, x=0.0, y=0.0)
     fire(board_input(shell), "#cq-board-input", "pointerdown", under={"sq": "e5"}, x=0.0, y=0.0)
     fire(board_input(shell), "#cq-board-input", "pointercancel")
-    assert log(shell) == ["e2e3"] and page.drag is None
+    assert log(shell) == ["e2e3"] and page.pointer.drag is None
 
 
 def test_hover_focus_and_keyboard_on_the_board() -> None:
@@ -192,30 +192,30 @@ def test_hover_focus_and_keyboard_on_the_board() -> None:
     fire(board_input(shell), "#cq-board-input", "pointerover", under={"sq": "b2"})
     assert len(find_all(trees(shell)["cq-hover"], ".reach")) == 3
     fire(board_input(shell), "#cq-board-input", "pointerout", under={"sq": "b3"})  # onto another square
-    assert page.hover == sq("b2")
+    assert page.pointer.hover == sq("b2")
     fire(board_input(shell), "#cq-board-input", "pointerout", under={})  # off the board
     assert text(find(side(shell), "#cq-info-text")).startswith("Point at a fighter")
     assert "is-empty" in find(side(shell), "#cq-info").attrs["class"]
     # keyboard: focus a square, arrows move the focus (roving tabindex), Enter chooses
     squares = trees(shell)["cq-squares"]
     fire(squares, "#cq-sq-b1", "focus", data={"sq": "b1"})
-    assert page.hover == page.focus_sq == sq("b1")
+    assert page.pointer.hover == page.pointer.focus_sq == sq("b1")
     fire(squares, "#cq-sq-b1", "keydown", data={"sq": "b1"}, key="ArrowUp")
     assert host.focused == "cq-sq-b2"
     assert find(trees(shell)["cq-squares"], "#cq-sq-b2").attrs["tabindex"] == "0"
     fire(squares, "#cq-sq-b1", "blur", data={"sq": "b1"})  # not the hovered square any more
-    assert page.hover == sq("b2")
+    assert page.pointer.hover == sq("b2")
     fire(squares, "#cq-sq-b2", "keydown", data={"sq": "b2"}, key="Enter")
-    assert page.selected == sq("b2")
+    assert page.board.selected == sq("b2")
     fire(squares, "#cq-sq-b2", "keydown", data={"sq": "b2"}, key="Escape")
-    assert page.selected is None
+    assert page.board.selected is None
     fire(squares, "#cq-sq-b2", "keydown", data={"sq": "b2"}, key=" ")
     fire(squares, "#cq-sq-b2", "keydown", data={"sq": "b2"}, key="ArrowUp")
     fire(squares, "#cq-sq-b3", "keydown", data={"sq": "b3"}, key="Enter")
     assert log(shell) == ["b2b3"]
     fire(squares, "#cq-sq-b3", "keydown", data={"sq": "b3"}, key="x")  # other keys: left alone
     fire(squares, "#cq-sq-b3", "blur", data={"sq": "b3"})
-    assert page.hover is None
+    assert page.pointer.hover is None
     host.run_timers()  # the re-renders asked for are one per moment, not one per event
     assert host.renders >= 1
 
@@ -248,15 +248,15 @@ def test_general_move_with_a_placement_then_danger() -> None:
     assert text(find(t, "#cq-info-text")).startswith("White Soldier in the reserve, level 1 of 2: steps one square")
     assert len(find_all(find(t, "#cq-info-diagram"), ".dot")) == 3
     fire(t, "#cq-res-0-S1", "pointerout", under={"key": "S1"})  # onto the chip's own text: still shown
-    assert page.hover_res is not None
+    assert page.pointer.hover_res is not None
     fire(t, "#cq-res-0-S1", "pointerout", under={})
-    assert page.hover_res is None
+    assert page.pointer.hover_res is None
     fire(side(shell), "#cq-res-0-S1", "click")
     assert "move your General first" in shell.message[1]
     # c1-c2 alone would leave the General in Danger: the placement is asked for
     press(shell, "c1")
     press(shell, "c2")
-    assert page.pending == (sq("c1"), sq("c2")) and log(shell) == []
+    assert page.placement.pending == (sq("c1"), sq("c2")) and log(shell) == []
     t = trees(shell)
     box = find(t["cq-side"], "#cq-status-box")
     assert "is-place" in box.attrs["class"] and "disabled" in find(box, "#cq-place-skip").attrs
@@ -298,10 +298,10 @@ def test_placement_square_picked_first_then_cancel_and_move_without_placing() ->
     press(shell, "c1")
     press(shell, "c2")
     press(shell, "b1")  # both fit behind the General: the first is chosen, the square asked again
-    assert page.place_choice is not None and log(shell) == []
+    assert page.placement.place_choice is not None and log(shell) == []
     assert shell.message[1].startswith("Several reserve fighters fit on b1: the Soldier (level 1) is chosen")
     fire(side(shell), "#cq-place-cancel", "click")
-    assert page.pending is None and page.selected is None
+    assert page.placement.pending is None and page.board.selected is None
     press(shell, "c1")
     press(shell, "c2")
     assert "disabled" not in find(side(shell), "#cq-place-skip").attrs
@@ -338,7 +338,7 @@ def test_undo_against_the_computer_returns_to_the_person() -> None:
     press(shell, "b2")
     press(shell, "b3")
     assert shell.bots.step(30.0) is True  # the fake clock stands still: one slice thinks to the end
-    assert len(log(shell)) == 2 and "Computer (easy)" in page.ai_words
+    assert len(log(shell)) == 2 and "Computer (easy)" in page.computer.ai_words
     fire(trees(shell)["shell-bar"], "#shell-undo", "click")
     assert log(shell) == [] and shell.message == ("notice", "Took back the last 2 steps, back to your move.")
     assert shell.bots.turn() is None  # the person is to move: the computer does not play again
@@ -377,13 +377,13 @@ def test_random_computer_and_the_time_per_move() -> None:
     host = FakeHost()
     host.save_pref(THINK_KEY, "10")
     shell, page, host = started(white="random", black="human", host=host)
-    assert page.flipped  # the person plays Black: Black at the bottom
-    assert page.think_seconds == 10
+    assert page.board.flipped  # the person plays Black: Black at the bottom
+    assert page.computer.think_seconds == 10
     fire(side(shell), "#cq-think", "change", value="1")
-    assert host.load_pref(THINK_KEY) == "1" and page.think_seconds == 1
+    assert host.load_pref(THINK_KEY) == "1" and page.computer.think_seconds == 1
     assert page.make_bot("hard", None).seconds == 1.0  # type: ignore[arg-type]
     assert shell.bots.step(30.0) is True
-    assert page.ai_words == "Computer (random): a random choice, no search."
+    assert page.computer.ai_words == "Computer (random): a random choice, no search."
     assert think_choice("7") == 3 and think_choice("x") == 3 and think_choice("30") == 30
 
 
@@ -405,7 +405,7 @@ def test_hard_computer_keeps_to_its_time_per_move(monkeypatch: pytest.MonkeyPatc
     assert shell.bots.step(1e9) is True
     took = now[0] - t0
     assert 1.0 <= took < 1.1, took
-    assert "to depth" in page.ai_words and len(log(shell)) == 1
+    assert "to depth" in page.computer.ai_words and len(log(shell)) == 1
 
 
 def test_stop_pauses_the_computer() -> None:
@@ -450,7 +450,7 @@ def test_a_view_link_is_read_only() -> None:
     assert "hidden" in find(t["cq-side"], "#cq-typed").attrs and "hidden" in find(t["cq-side"], "#cq-think-row").attrs
     press(shell, "b5")
     assert shell.message[1] == "This is a read-only copy of the game: nothing can be played here."
-    assert page.selected is None and log(shell) == ["b2b3"]
+    assert page.board.selected is None and log(shell) == ["b2b3"]
     fire(t["cq-side"], "#cq-typed", "submit", fields={"move": "b5b4"})
     assert shell.message[1].startswith("This is a read-only copy")
     fire(t["cq-side"], "#cq-edit-here", "click")  # its position may still go to the editor, unasked
@@ -472,7 +472,7 @@ def test_game_over_is_shown_and_nothing_more_is_asked() -> None:
     assert text(t["shell-bar"]).endswith("Game over: White wins.")  # the next steps right under it
     assert text(t["shell-over"]) == "Play againStart or resume another game"
     press(shell, "f1")
-    assert page.selected is None and find_all(trees(shell)["cq-marks"], ".dot") == []
+    assert page.board.selected is None and find_all(trees(shell)["cq-marks"], ".dot") == []
     assert shell.message[1] == "The game is over: no more moves."
     fire(side(shell), "#cq-typed", "submit", fields={"move": "f1f2"})
     assert shell.message[1] == "The game is over: no more moves."

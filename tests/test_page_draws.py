@@ -76,9 +76,9 @@ def test_check_the_draws_in_every_game(game_id: str) -> None:
     save = m.save().to_json()
     shell, page, host = make_page(Bare, FakeHost())
     shell.open(Match(game, save["options"], save["log"], undone=save.get("undone", ()), draws=save.get("draws")), None)
-    box = shell.render_log()
+    box = shell.log.render()
     fire(box, "#shell-check-draws")
-    verdict = find(shell.render_log(), "#shell-draw-verdict")
+    verdict = find(shell.log.render(), "#shell-draw-verdict")
     steps = [i for i in range(len(m.log)) if game.chance(m.states[i]) is not None]
     if not steps:  # The Game of Conquests draws nothing
         assert verdict.attrs["data-status"] == "none" and "Nothing has been drawn" in text(verdict)
@@ -92,14 +92,14 @@ def test_check_the_draws_in_every_game(game_id: str) -> None:
             break
     forged = {**save, "log": [*save["log"][:i], other]}
     shell.open(Match(game, forged["options"], forged["log"], undone=save.get("undone", ()), draws=save["draws"]), None)
-    fire(shell.render_log(), "#shell-check-draws")
-    verdict = find(shell.render_log(), "#shell-draw-verdict")
+    fire(shell.log.render(), "#shell-check-draws")
+    verdict = find(shell.log.render(), "#shell-draw-verdict")
     assert verdict.attrs["data-status"] == "mismatch" and shell.message[0] == "error"
     assert f"Draw {m.kept_draws()[-1] + 1} does not match" in text(verdict)
     old = {k: v for k, v in save.items() if k != "draws"}
     shell.open(Match(game, old["options"], old["log"], undone=old.get("undone", ())), None)
-    fire(shell.render_log(), "#shell-check-draws")
-    assert "not checkable" in text(find(shell.render_log(), "#shell-draw-verdict"))
+    fire(shell.log.render(), "#shell-check-draws")
+    assert "not checkable" in text(find(shell.log.render(), "#shell-draw-verdict"))
 
 
 def test_a_mismatch_on_a_hidden_card_does_not_show_the_card() -> None:
@@ -130,7 +130,7 @@ def test_a_mismatch_on_a_hidden_card_does_not_show_the_card() -> None:
     shell, page, host = make_page(Bare, FakeHost())
     shell.open(Match(game, save["options"], [*save["log"][:i], other], draws=save["draws"]), None, "view")
     assert shell.draws.hidden(i)
-    fire(shell.render_log(), "#shell-check-draws")
-    verdict = text(find(shell.render_log(), "#shell-draw-verdict"))
+    fire(shell.log.render(), "#shell-check-draws")
+    verdict = text(find(shell.log.render(), "#shell-draw-verdict"))
     assert "does not match" in verdict and "not shown here" in verdict
     assert other not in verdict and m.log[i] not in verdict

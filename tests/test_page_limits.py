@@ -21,13 +21,13 @@ def test_the_chart_computes_stats_only_at_its_points() -> None:
     real = type(shell.game).stats
     shell.game.stats = lambda state: calls.append(state) or real(shell.game, state)  # type: ignore[method-assign]
     try:
-        shell.render_chart(640)
+        shell.chart.render(640)
         points = page.chart_points(shell.session.match.states)
         assert len(calls) == len(points) < len(long.log) // 5  # before: 3,001, one per state
-        shell.render_chart(640)
+        shell.chart.render(640)
         assert len(calls) == len(points)  # cached
         shell.session.undo()
-        shell.render_chart(640)
+        shell.chart.render(640)
         assert len(calls) <= len(points) + 2  # only the state that changed
     finally:
         del shell.game.stats

@@ -1,15 +1,17 @@
 """The Metagame console's page logic in CPython (the browser tests keep only the glue).
 
-Drives ``site/games/metagame.py`` through the shell with a fake host: set-up fields to a
-campaign, picks on the map (paints of the build-time SVG), an invasion with a sacrifice,
-the slice editor, the spin and its animation bookkeeping, corrections, presets and the draft
-kept across a reload, and names from a link kept as text.
+Drives ``site/games/metagame/`` (the page and its parts) through the shell with a fake host:
+set-up fields to a campaign, picks on the map (paints of the build-time SVG), an invasion
+with a sacrifice, the slice editor, the spin and its animation bookkeeping, corrections,
+presets and the draft kept across a reload, and names from a link kept as text.
 """
 from __future__ import annotations
 
 import json
 
-from metagame import DRAFT_KEY, PRESETS_KEY, MetagamePage, parse_draft, parse_presets
+from metagame import MetagamePage
+from metagame.draft import DRAFT_KEY, parse_draft
+from metagame.setup import PRESETS_KEY, parse_presets
 from page_host import FakeHost, make_page, render_all
 from ui import find, find_all, fire, text, to_html
 
@@ -110,8 +112,8 @@ def at_spin(shell, page) -> None:  # noqa: ANN001
     invasion_ready(shell, page)
     while s.match.state.phase in ("sacrifice", "block", "slices_a", "slices_d"):
         if s.match.state.phase.startswith("slices"):
-            page.fill_draft()
-            page.assign()
+            page.draft.fill()
+            page.draft.assign()
         else:
             fire(render_all(shell)["mg-side"], "button.secondary")
     assert s.match.state.phase == "spin"
@@ -158,7 +160,7 @@ def test_undo_past_a_spin_keeps_it_in_the_spin_history() -> None:
     shell, page, host = started()
     s = shell.session
     at_spin(shell, page)
-    page.spin()
+    page.controls.spin()
     spun = s.match.log[-1]
     shell.bar.undo()
     assert s.match.state.phase == "spin" and spun not in s.match.log
@@ -171,12 +173,12 @@ def test_presets_and_the_draft_survive_a_reload_and_damage_is_ignored() -> None:
     host = FakeHost()
     host.backend.set(PRESETS_KEY, "{not json")
     shell, page, _ = make_page(MetagamePage, host)
-    assert page.presets() == []
-    page.save_preset("Friday", ["conquests", "Chess"])
+    assert page.setup.presets() == []
+    page.setup.save("Friday", ["conquests", "Chess"])
     assert json.loads(host.backend.get(PRESETS_KEY))["presets"][0]["name"] == "Friday"
     setup = page.render_setup()["mg-presets"]
     assert "Friday (2 games)" in text(setup)
-    page.use_preset("0")
+    page.setup.use("0")
     assert host.set["mg-builtin-conquests"] is True and host.set["mg-typed-games"] == "Chess"
     assert parse_presets('[{"name": 3}]') == []
     # a draft is kept for the slot and step it was made at, and nowhere else
@@ -185,7 +187,7 @@ def test_presets_and_the_draft_survive_a_reload_and_damage_is_ignored() -> None:
     raw = json.dumps({"slot": s.slot_id, "n": len(s.match.log), "draft": {"0": 2, "x": 1}, "picked": [1, True, 500]})
     assert parse_draft(raw, s.slot_id, len(s.match.log), 3, 100) == ({0: 2}, {1})
     assert parse_draft(raw, "other", len(s.match.log), 3, 100) == ({}, set())
-    page2.set_count(1, 3)
+    page2.draft.set_count(1, 3)
     assert json.loads(host.backend.get(DRAFT_KEY))["draft"] == {"1": 3}
 
 
@@ -295,16 +297,16 @@ def test_non_choices_say_why_and_spending_steps_are_confirmed() -> None:
     fire(render_all(shell)["mg-side"], "#mg-actions button")
     assert s.match.log[-1] == f"s{spare[0]}"
     # the re-spin: spending a token and a territory asks first
-    q = page.spend_question(s.match.state, GAME.parse_action(f"x{spare[1]}"))
+    q = page.controls.spend_question(s.match.state, GAME.parse_action(f"x{spare[1]}"))
     assert q is None or "re-spin token" in q
-    assert page.spend_question(s.match.state, GAME.parse_action("p")) is None
+    assert page.controls.spend_question(s.match.state, GAME.parse_action("p")) is None
 
 
 def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> None:
     """Issue 9 items 3, 10, 11: the result beside the wheel once it stops (not before), the
     re-spin prompt names the drawn game, labels upright where the wheel rests, tokens earned
     in the log."""
-    from metagame import upright
+    from metagame.wheel import upright
 
     for angle in range(0, 360, 15):
         for turn in (0.0, 77.0, 200.0, 1843.5):
@@ -314,22 +316,22 @@ def test_the_drawn_game_is_announced_large_and_wheel_labels_read_upright() -> No
     invasion_ready(shell, page)
     while s.match.state.phase != "spin":
         if s.match.state.phase.startswith("slices"):
-            page.fill_draft()
-            page.assign()
+            page.draft.fill()
+            page.draft.assign()
         else:
             fire(render_all(shell)["mg-side"], "button.secondary")
-    page.spin()
+    page.controls.spin()
     side = render_all(shell)["mg-side"]
     assert "spinning" in text(find(side, "#mg-result"))
     assert not [b for b in find_all(side, "button") if text(b).endswith(") won")]  # not before it stops
     host.run_timers()
     side = render_all(shell)["mg-side"]
     drawn = s.match.state.inv.spins[-1]
-    title = page.game_title(s.match.state.games[s.match.state.inv.game_at(drawn)])
+    title = page.spins.game_title(s.match.state.games[s.match.state.inv.game_at(drawn)])
     assert text(find(side, ".mg-result-game")) == title
     assert f"slice {drawn + 1} of" in text(find(side, "#mg-result"))
     rotations = [float(t.attrs["transform"].split("(")[1].split()[0]) for t in find_all(side, "#mg-spinner text")]
-    assert rotations and all(not 90 < (r + page.wheel_turn) % 360 < 270 for r in rotations)
+    assert rotations and all(not 90 < (r + page.wheel.turn) % 360 < 270 for r in rotations)
     if s.match.state.phase in ("respin_a", "respin_d"):
         assert f"Drawn: {title}." in page.prompt(s.view())
         shell.play("x")  # keep

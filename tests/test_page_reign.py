@@ -1,6 +1,6 @@
 """The To Reign Supreme page in CPython: set-up, clicks, the secret battle, hand-over, the bot.
 
-Why here and not only in the browser: every handler and renderer of ``site/games/reign.py``
+Why here and not only in the browser: every handler and renderer of ``site/games/reign/``
 is plain Python on the shell, so the secret step's guarantees (the first person's choice is
 nowhere on screen, in the save or in a link while the second chooses) and the reveal's
 arithmetic are checked exactly, fast, with :class:`page_host.FakeHost`.
@@ -122,7 +122,7 @@ def test_a_battle_with_card_and_purchases_totals_live_then_the_reveal() -> None:
     # Ann's 2 Wealth is spent: every + is disabled, and a second Bribe is refused in words
     assert all(b.attrs.get("disabled") == "" for b in find_all(stage(shell), "[data-buy]")
                if b.attrs["data-buy"].endswith("+"))
-    page.buy(0, 3, 1)
+    page.battle.buy(0, 3, 1)
     assert shell.message is not None and "Not enough Wealth" in shell.message[1]
     fire(stage(shell), "[data-buy=b-]")
     assert text(find(stage(shell), "[data-total=cost]")).strip() == "Cost 1 coin"
@@ -131,7 +131,7 @@ def test_a_battle_with_card_and_purchases_totals_live_then_the_reveal() -> None:
     assert s.secret_parts == {0: Part("C", "s1b1")}
     # hot-seat: Bob must take the device; nothing of Ann's choice is drawn, saved or linked
     assert s.needs_handover() == 1
-    assert page.card is None and page.counts == [0, 0, 0, 0]
+    assert page.battle.card is None and page.battle.counts == [0, 0, 0, 0]
     html = everything(shell)
     assert "s1b1" not in html and "Cavalry Charge" not in text(stage(shell))
     assert "Pass to Bob" in text(render_all(shell)["shell-handover"])
@@ -258,10 +258,10 @@ def test_roles_survive_a_reopen_and_a_branch_and_refusals_are_messages() -> None
     hot.handover.ready(0)
     fire(stage(hot), "#rg-pick-go")  # nothing picked yet
     assert hot.message and "two cards" in hot.message[1]
-    hp.toggle_pick(0, "A")
-    hp.toggle_pick(0, "B")
-    hp.toggle_pick(0, "C")  # a third replaces the first
-    assert hp.picks == ["B", "C"]
+    hp.setup_pick.toggle(0, "A")
+    hp.setup_pick.toggle(0, "B")
+    hp.setup_pick.toggle(0, "C")  # a third replaces the first
+    assert hp.setup_pick.picks == ["B", "C"]
     assert shell.start(fields(setup="sideways")) is None and shell.message is not None
     assert "setup" in shell.message[1]
 
@@ -282,7 +282,7 @@ def test_prompts_labels_and_the_respond_step() -> None:
     assert page.log_label(s.match.states[0]) == "Set-up" and page.log_label(s.match.states[-1]) == "Turn 1"
     # a battle key picks the card at that place; a key out of range is not used
     shell.handover.ready(0)
-    assert page.on_key(Event(type="keydown", key="1")) and page.card == "C"
+    assert page.on_key(Event(type="keydown", key="1")) and page.battle.card == "C"
     assert not page.on_key(Event(type="keydown", key="9"))
     assert not page.on_key(Event(type="keydown", key="x"))
     fire(stage(shell), "#rg-battle-go")
@@ -335,8 +335,8 @@ def test_reallocate_rearranges_any_influenced_cards_in_one_action() -> None:
     assert text(find(panel, "#rg-realloc-go")) == "Reallocate: move 3 cards (2 coins)"
     # Start again drops the draft; a draft of the same layout cannot be played
     fire(panel, "#rg-realloc-reset")
-    assert page.arrangement is None and "disabled" in find(render_all(shell)["rg-board"], "#rg-realloc-go").attrs
-    page.confirm_arrangement(0)
+    assert page.reallocation.arrangement is None and "disabled" in find(render_all(shell)["rg-board"], "#rg-realloc-go").attrs
+    page.reallocation.confirm(0)
     assert shell.message and "R5" in shell.message[1] and s.match.log == log
     for q in ("0", "3", "1", "0"):
         fire(render_all(shell)["rg-board"], f"#rg-realloc [data-place='{q}']")
@@ -347,4 +347,4 @@ def test_reallocate_rearranges_any_influenced_cards_in_one_action() -> None:
     assert st.players[0].wealth == wealth - GAME.rules.reallocate.value and st.actions_left == 1
     assert [GAME.rules.territories[t].code for t in st.layout] == list("mcswah")
     assert st.ladder == (2, 2, 2, 1, 1, 1)  # each place keeps who Influences it
-    assert page.arrangement is None  # the draft went with the step
+    assert page.reallocation.arrangement is None  # the draft went with the step

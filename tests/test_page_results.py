@@ -3,7 +3,7 @@
 Item 10 first: every result of an action (the person's step, the dice or reveal it drew,
 the computer's replies) is listed in words beside the controls ("What just happened",
 ``Shell.result.render``) and given to the screen-reader live region
-(``Shell.announcement``). Then item 1 (World: the roll, the trade and the dice buttons where
+(``Results.announcement``). Then item 1 (World: the roll, the trade and the dice buttons where
 the person acts). The other items have their tests in this file too, each named after it.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ def test_item10_world_roll_shown_in_the_panel_and_announced() -> None:
     page.pick(src)
     page.pick(enemy)
     assert "hidden" in find(render_all(shell)["wc-panel"], "#shell-result-inner").attrs  # nothing yet
-    assert shell.announcement() == ""
+    assert shell.result.announcement() == ""
     fire(render_all(shell)["wc-panel"], "#wc-roll")
     panel = render_all(shell)["wc-panel"]
     box = find(panel, "#shell-result-inner")
@@ -35,7 +35,7 @@ def test_item10_world_roll_shown_in_the_panel_and_announced() -> None:
     # the dice themselves, in the panel where Roll was pressed (item 1), not only far below
     faces = [int(g.attrs["data-face"]) for g in find_all(panel, "#wc-here-svg g.wc-die-att")]
     assert faces == list(shell.game.parse_action(roll).attack)
-    assert words in shell.announcement() and f"Step {len(s.match.log)}" in shell.announcement()
+    assert words in shell.result.announcement() and f"Step {len(s.match.log)}" in shell.result.announcement()
 
 
 def test_item10_world_the_computers_replies_join_the_result() -> None:
@@ -176,11 +176,11 @@ def metagame_at_spin():  # noqa: ANN201 - (shell, page, host) with the wheel rea
 def test_item8_a_taken_back_spin_is_said_in_words() -> None:
     shell, page, _host = metagame_at_spin()
     s = shell.session
-    page.spin()
+    page.controls.spin()
     spun = s.match.log[-1]
     before = s.match.states[-2]
     k = shell.game.parse_action(spun).k
-    title = page.game_title(before.games[before.inv.game_at(k)])
+    title = page.spins.game_title(before.games[before.inv.game_at(k)])
     shell.bar.undo()
     spins = render_all(shell)["mg-spins"]
     words = f"slice {k + 1} of {before.inv.x}: {title}, taken back"
@@ -192,7 +192,7 @@ def test_item8_a_taken_back_spin_is_said_in_words() -> None:
 
 
 def test_item8_wheel_labels_whole_and_colours_unlike_any_seat() -> None:
-    from metagame import label_lines
+    from metagame.wheel import label_lines
 
     from conquest.seats import PALETTE, WHEEL_COLOURS
 
@@ -335,14 +335,14 @@ def test_item6_a_capture_waiting_for_the_placement_is_described_as_the_generals_
     shell, page, _ = opened_at("2gC2/6/6/6/6/G5 s b 0 1")  # Black's General takes the White Champion
     press(shell, "c6")
     press(shell, "d6")
-    assert page.pending is not None and shell.session.match.log == []
+    assert page.placement.pending is not None and shell.session.match.log == []
     t = render_all(shell)
     d6 = find(t["cq-squares"], "#cq-sq-d6").attrs["aria-label"]
     assert d6.startswith("d6, where the Black General") and "taking the White Champion" in d6
     info = text(find(t["cq-side"], "#cq-info-text"))
     assert info.startswith("Black General moving from c6 to d6, taking the White Champion")
     assert "comes back at level 2" in info and "(C4)" in info
-    page.hover = page.pending[1]  # pointing at d6 still describes the move, not the fighter taken
+    page.pointer.hover = page.placement.pending[1]  # pointing at d6 still describes the move, not the fighter taken
     assert text(find(render_all(shell)["cq-side"], "#cq-info-text")).startswith("Black General moving")
 
 
@@ -556,10 +556,10 @@ def test_item10_campaign_a_question_is_not_announced_before_get_ready() -> None:
     shell, page, _ = started()
     s = shell.session
     drive(shell, page, lambda st: st.phase == "pick")
-    assert "The answer was" in shell.announcement()
+    assert "The answer was" in shell.result.announcement()
     page.pick(page.board.choices(s.view())[0])
     drive(shell, page, lambda st: st.phase == "answer")
     question = s.view()["question"]["text"]
-    assert question not in shell.announcement()
+    assert question not in shell.result.announcement()
     assert question not in text(find(render_all(shell)["cp-stage"], "#cp-stage-inner")) or \
         not find_all(render_all(shell)["cp-stage"], "#shell-result-inner li")

@@ -80,7 +80,7 @@ def test_world_guest_plays_a_turn_from_the_trees_it_is_sent() -> None:
     assert "Free seats" in bob.text("live-panel")
     tap(w, bob, "live-panel", lambda k, n: attrs(n).get("data-take") == "1")
     assert "You play Bob" in bob.text("live-panel")
-    assert next(iter(w.table.devices.values())).seat == 1
+    assert next(iter(w.table.seating.devices.values())).seat == 1
     s = shell.session
     assert s is not None
     # Ann (the host) plays until it is Bob's move, then Bob plays from his trees alone

@@ -171,7 +171,7 @@ def hand_over(shell: Shell) -> None:
     """The person a pass screen waits for takes the device and presses Ready."""
     seat = shell.pending()
     if seat is not None:
-        fire(shell.render_handover(), "#shell-ready")
+        fire(shell.handover.render(), "#shell-ready")
 
 # -- set-up ----------------------------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ def test_hot_seat_hands_over_between_people_and_hides_the_other_view() -> None:
     assert s is not None
     # nobody has the device yet: Ann is asked to take it; the board is not drawn for her yet
     assert s.needs_handover() == 0
-    over = shell.render_handover()
+    over = shell.handover.render()
     assert "Pass to Ann" in text(over) and find(over, "#shell-ready")
     fire(over, "#shell-ready")
     assert s.needs_handover() is None and s.viewer() == 0
@@ -258,7 +258,7 @@ def test_bots_think_in_slices_and_play_secret_parts() -> None:
     assert s.bot_to_act() is None  # Ann (a person) chooses first
     shell.give_secret(0, 0)
     assert s.bot_to_act() == 1
-    bar = shell.render_status("")
+    bar = shell.bar.render("")
     slices = 0
     while not shell.bots.step(0):  # a zero budget: one step of thinking per slice
         slices += 1
@@ -273,9 +273,9 @@ def test_stopping_the_bots_and_letting_them_play_again() -> None:
     s = shell.session
     assert s is not None
     assert shell.bots.turn() is not None
-    fire(shell.render_status(""), "#shell-bot-stop")
+    fire(shell.bar.render(""), "#shell-bot-stop")
     assert s.bots_paused and shell.bots.turn() is None and not shell.bots.step(10)
-    fire(shell.render_status(""), "#shell-bot-go")
+    fire(shell.bar.render(""), "#shell-bot-go")
     assert shell.bots.turn() is not None
 
 
@@ -343,18 +343,18 @@ def test_the_log_shows_the_last_steps_and_more_on_demand() -> None:
         s.match.log.append("c0")
         s.match.states.append(ODDS.apply(s.match.state, Coin(0)))
     hand_over(shell)
-    log = shell.render_log()  # the newest lines in sight, and a margin above them
+    log = shell.log.render()  # the newest lines in sight, and a margin above them
     assert len(find_all(log, "li")) == LOG_SHOWN + LOG_MARGIN
     assert find(log, "#shell-log").attrs["data-before"] == str(4 * LOG_SHOWN - LOG_SHOWN - LOG_MARGIN)
-    assert shell.log_scrolled(0, at_end=False)  # scrolled to the top: drawn again there
-    steps = [li.attrs["data-step"] for li in find_all(shell.render_log(), "li")]
+    assert shell.log.scrolled(0, at_end=False)  # scrolled to the top: drawn again there
+    steps = [li.attrs["data-step"] for li in find_all(shell.log.render(), "li")]
     assert steps == [str(k) for k in range(1, LOG_SHOWN + LOG_MARGIN + 1)]
 
 
 def test_the_chart_replays_the_games_own_numbers() -> None:
     shell, _ = odds_shell([ANN, BOB])
     play_round(shell, 0, 1)
-    chart = shell.render_chart()
+    chart = shell.chart.render()
     lines = find_all(chart, "polyline")
     assert len(lines) == 2 and find(chart, "[data-stat=Points]")
     assert lines[1].attrs.get("stroke-dasharray")  # the second line differs without colour too
@@ -374,7 +374,7 @@ def test_read_only_copy_refuses_play_with_a_clear_message() -> None:
     s.mode = "view"
     assert shell.give_secret(0, 1) is False
     assert shell.message is not None and "read-only" in shell.message[1]
-    assert "shell-undo" not in to_html(shell.render_status(""))
+    assert "shell-undo" not in to_html(shell.bar.render(""))
 
 
 def test_a_notice_goes_by_itself_and_an_error_stays() -> None:
@@ -432,30 +432,30 @@ def test_a_long_log_is_drawn_as_it_is_scrolled_however_far() -> None:
         assert all(li.attrs["aria-setsize"] == str(n) for li in find_all(log, "li") if "data-step" in li.attrs)
         return got
 
-    got = drawn(shell.render_log())
+    got = drawn(shell.log.render())
     assert got[-1] == n and len(got) == LOG_SHOWN + LOG_MARGIN  # the newest, at the box's end
     redraws = tops = 0
     for top in [*range(n - LOG_SHOWN, -1, -97), 0, 7, 12_345, n - 1]:  # scrolled anywhere
         tops += 1
-        redraws += shell.log_scrolled(top, at_end=False)
-        got = drawn(shell.render_log())
+        redraws += shell.log.scrolled(top, at_end=False)
+        got = drawn(shell.log.render())
         assert set(range(top + 1, min(n, top + LOG_SHOWN) + 1)) <= set(got)  # what is in sight is drawn
     # each jump of 97 lines leaves what was drawn, but the first (the newest, drawn already)
     # and 7 after 0 (within the margin): a scroll within the drawn lines draws nothing
     assert redraws == tops - 2
-    assert not shell.log_scrolled(n - 4, at_end=False)  # a small scroll within the drawn lines
+    assert not shell.log.scrolled(n - 4, at_end=False)  # a small scroll within the drawn lines
     shell.jump(2500)  # viewed from elsewhere: its line is brought into sight, once
-    assert 2500 in drawn(shell.render_log()) and shell.take_log_reveal() == 2500
-    assert shell.take_log_reveal() is None
-    shell.log_scrolled(9000, at_end=False)  # the person scrolls away from it: left there
-    assert 2500 not in drawn(shell.render_log()) and 9001 in drawn(shell.render_log())
+    assert 2500 in drawn(shell.log.render()) and shell.log.take_reveal() == 2500
+    assert shell.log.take_reveal() is None
+    shell.log.scrolled(9000, at_end=False)  # the person scrolls away from it: left there
+    assert 2500 not in drawn(shell.log.render()) and 9001 in drawn(shell.log.render())
     shell.jump(None)
-    ol = find(shell.render_log(), "#shell-log")
+    ol = find(shell.log.render(), "#shell-log")
     ol.on["keydown"](Event(type="keydown", key="Home"))  # the keys reach the whole log
-    assert shell.log.focus == 1 and shell.host.focused == "shell-view-1" and 1 in drawn(shell.render_log())
-    assert shell.take_log_reveal() == 1
+    assert shell.log.focus == 1 and shell.host.focused == "shell-view-1" and 1 in drawn(shell.log.render())
+    assert shell.log.take_reveal() == 1
     ol.on["keydown"](Event(type="keydown", key="End"))
-    assert shell.log.focus == n and n in drawn(shell.render_log())
-    find(shell.render_log(), "#shell-log").on["keydown"](Event(type="keydown", key="PageUp"))
+    assert shell.log.focus == n and n in drawn(shell.log.render())
+    find(shell.log.render(), "#shell-log").on["keydown"](Event(type="keydown", key="PageUp"))
     assert shell.log.focus == n - 10
-    assert shell.log_scrolled(n - LOG_SHOWN, at_end=True) is False and shell.log_top is None  # follows the newest
+    assert shell.log.scrolled(n - LOG_SHOWN, at_end=True) is False and shell.log.top is None  # follows the newest

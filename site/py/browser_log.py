@@ -61,7 +61,7 @@ class LogScroller:
         box, row = geo
         top = float(box.scrollTop)
         at_end = top + float(box.clientHeight) >= float(box.scrollHeight) - 2
-        if self.shell.log_scrolled(int(top // row), at_end):
+        if self.shell.log.scrolled(int(top // row), at_end):
             self.mount_log()
 
     def mount_log(self) -> None:
@@ -71,7 +71,7 @@ class LogScroller:
         active = document.activeElement
         box = document.getElementById("shell-log-scroll")
         had_focus = not frame.nullish(active) and not frame.nullish(box) and bool(box.contains(active))
-        self.runner.mount("shell-log-box", self.shell.render_log())
+        self.runner.mount("shell-log-box", self.shell.log.render())
         step = self.shell.log.focus
         if had_focus and step is not None and str(getattr(document.activeElement, "id", "")) != f"shell-view-{step}":
             node = document.getElementById(f"shell-view-{step}")
@@ -96,16 +96,16 @@ class LogScroller:
         width = int(box.clientWidth or 0) if not frame.nullish(box) else 0
         if width and width != self.chart_width and self.shell.session is not None:
             self.chart_width = width
-            self.runner.mount("shell-chart", self.shell.render_chart(width))
+            self.runner.mount("shell-chart", self.shell.chart.render(width))
         geo = self.log_geometry()
         if geo is None:
             return
         box, row = geo
-        step = self.shell.take_log_reveal()
+        step = self.shell.log.take_reveal()
         height = float(box.clientHeight)
         if step is not None:
             y = (step - 1) * row
             if not float(box.scrollTop) <= y <= float(box.scrollTop) + height - row:
                 box.scrollTop = max(0.0, y - height / 2 + row / 2)
-        elif self.shell.log_top is None:
+        elif self.shell.log.top is None:
             box.scrollTop = float(box.scrollHeight)

@@ -126,11 +126,11 @@ class Renderer:
         game.hidden = False
         document.documentElement.classList.toggle("shell-readonly", s.mode == "view")
         view = s.view()
-        self.mount("shell-bar", shell.render_status(self.page.prompt(view)))
-        self.mount("shell-over", shell.render_over_row())
+        self.mount("shell-bar", shell.bar.render(self.page.prompt(view)))
+        self.mount("shell-over", shell.result.render_over_row())
         self.mount("shell-duel", duel_banner(self.host, s, shell))  # a campaign's duel, a copy for one player
-        self.mount("shell-viewing", shell.render_viewing())
-        handover = shell.render_handover()
+        self.mount("shell-viewing", shell.log.render_viewing())
+        handover = shell.handover.render()
         self.mount("shell-handover", handover)
         document.getElementById("shell-game").classList.toggle("is-handover", "hidden" not in handover.attrs)
         drawn = self.page.render(view)
@@ -148,7 +148,7 @@ class Renderer:
         else:
             self._mount_below()
         self.page.after_render()
-        self.announce(shell.announcement())
+        self.announce(shell.result.announcement())
         self.runner.tabs.broadcast()
         if self.runner.live is not None:
             self.runner.live.after_render()
@@ -172,7 +172,7 @@ class Renderer:
             self._mount_saved()
         self.runner.log_view.mount_log()
         self.mount("shell-links", shell.links.render(self.host.page_url()))
-        self.mount("shell-chart", shell.render_chart(self.runner.log_view.chart_width))
+        self.mount("shell-chart", shell.chart.render(self.runner.log_view.chart_width))
         self.runner.log_view.place_log()  # and the chart's width is read at the next frame, with the log's place
 
     def announce(self, text: str) -> None:

@@ -1,6 +1,6 @@
 """The Game of Conquests' position editor: a page of its own in all but name (issue 21).
 
-Why a module of its own: the play page (``site/games/conquests.py``) and the editor share
+Why a module of its own: the play page (``site/games/conquests/``) and the editor share
 only the board's drawing (squares, fighters, coordinates, in this module) and the set-up
 form; the editor keeps its own model (:class:`Editor`, possibly an invalid position while
 being edited), writes the text with the engine's ``position_to_text`` and checks it with

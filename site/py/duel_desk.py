@@ -26,7 +26,7 @@ campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' par
   as a duel played here, and is replayed the same way (M12): no device but this one writes
   the duel's save, and what it holds is checked move by move before the campaign takes it.
   One tab runs the table (issue 36): while it is open, the panel says so instead of
-  offering to open a second tab of it (:meth:`DuelDesk.table_way`);
+  offering to open a second tab of it (:meth:`duel_panel.DuelPanel.table_way`);
 - the capital rule (two wins of the same game): after the first win the second duel is set
   up at once, in the same way; played live, at the first duel's table (issue 42): the same
   room code, seats and links (:meth:`DuelDesk.seat_table`), and the tab that runs that table
@@ -36,7 +36,7 @@ campaign's ``Duel`` step, which ``apply`` replays; this module is the pages' par
   back to the console.
 
 Pure Python on the shell's ``Host``: tested in CPython (tests/test_page_duels.py). What the
-panel draws is in ``duel_panel.py`` (:class:`duel_panel.DuelPanel`, the base of :class:`DuelDesk`).
+panel draws is in ``duel_panel.py`` (:class:`duel_panel.DuelPanel`, ``DuelDesk.panel``).
 """
 from __future__ import annotations
 
@@ -97,8 +97,9 @@ def save_ties(host: Any, ties: Mapping[str, Mapping[str, Any]]) -> bool:
     return host.save_pref(TIES_KEY, json.dumps(dict(items), separators=(",", ":")))
 
 
-class DuelDesk(DuelPanel):
-    """The console's duel panel: sets the duel up, watches its slot, takes its result."""
+class DuelDesk:
+    """The console's duel: sets the duel up, watches its slot, takes its result. What the
+    console shows of it is its ``panel`` (:class:`duel_panel.DuelPanel`)."""
 
     def __init__(self, page: Any) -> None:
         self.page = page
@@ -114,12 +115,6 @@ class DuelDesk(DuelPanel):
         self.drawn = False
         #: a result was refused or drawn: the page brings the duel's panel into view
         self.reveal = False
-        #: QR codes of the live duel's links, by link (drawn in the page, see wire_duel_desk)
-        self.qr: dict[str, Node] = {}
-        #: the live duel's panel says its links wait for the table's key (the page looks again)
-        self.shown_waiting = False
-        #: the page's way to draw the missing QR codes after a render (None in CPython)
-        self.draw_qr: Any = None
         #: issue 36, one way to a live duel's table: whether a tab of this browser runs the
         #: table of a room (its tab holds the table's lock, ``live.table_lock``), by room code,
         #: as the page last asked (``ask_table(code)``, None in CPython); absent: not known
@@ -127,6 +122,11 @@ class DuelDesk(DuelPanel):
         self.ask_table: Any = None
         #: the duel's slot whose table "Play live" opened in a new tab by itself, and when
         self.opened: tuple[str, float] | None = None
+        self.panel = DuelPanel(self)
+
+    def render(self, view: Mapping[str, Any]) -> Node | None:
+        """The duel's panel, or None when no built-in duel is due (the console draws it)."""
+        return self.panel.render(view)
 
     # -- the tie ----------------------------------------------------------------------
     @property
@@ -427,17 +427,8 @@ class DuelDesk(DuelPanel):
             self.ask_table(str(obj["code"]))
 
     def after_render(self) -> None:
-        if self.draw_qr is not None and self.qr_wanted():
-            self.draw_qr()
+        self.panel.after_render()
         self.ask_open()
-
-    def qr_wanted(self) -> list[str]:
-        """The live duel's links whose QR code the page has not drawn yet."""
-        t = self.tie()
-        links = self.live_links(t) if t is not None and t.get("mode") == "live" else None
-        if links is None:
-            return []
-        return [url for _, _, url in links[1] if url not in self.qr]
 
 
 def replay_duel(shell: Any) -> Any:
@@ -602,17 +593,18 @@ def wire_duel_desk(runner: Any) -> None:
     import js  # type: ignore[import-not-found]
 
     desk: DuelDesk = runner.page.duel_desk
+    panel = desk.panel
 
     busy: list[Any] = []
 
     async def draw() -> None:
         try:
-            for url in desk.qr_wanted():
+            for url in panel.qr_wanted():
                 rows = await js.window.conquestLive.qr(url)
-                desk.qr[url] = live.qr_svg([[c == "1" for c in str(r)] for r in rows], "QR code of this player's link")
+                panel.qr[url] = live.qr_svg([[c == "1" for c in str(r)] for r in rows], "QR code of this player's link")
         except Exception as exc:  # noqa: BLE001 - the links still work without their codes
             js.console.warn(f"QR code: {exc}")
-            desk.draw_qr = None  # not again on every render
+            panel.draw_qr = None  # not again on every render
         finally:
             busy.clear()
         runner.render()
@@ -624,7 +616,7 @@ def wire_duel_desk(runner: Any) -> None:
 
             busy.append(asyncio.ensure_future(draw()))
 
-    desk.draw_qr = draw_qr
+    panel.draw_qr = draw_qr
 
     asking: list[Any] = []
 
@@ -652,7 +644,7 @@ def wire_duel_desk(runner: Any) -> None:
 
     def look(ev: Any = None) -> None:
         # a live duel's links wait for its table's key, which the duel's tab stores
-        if runner.guard(desk.poll) or desk.note or desk.shown_waiting:
+        if runner.guard(desk.poll) or desk.note or panel.shown_waiting:
             runner.render()
         desk.ask_open()  # the table's tab may have opened or closed meanwhile (issue 36)
 

@@ -1,16 +1,15 @@
 """The Metagame console's duel panel, drawn (issue 14, M12; live duels: issue 22).
 
 Why apart from ``duel_desk.py``: that file sets a duel up, ties it to its campaign and takes
-its result; this is what the host reads and clicks of it. :class:`DuelPanel` is a part of
-:class:`duel_desk.DuelDesk` (its base): the state is set by ``DuelDesk.__init__``, and the
-panel calls its ``due``, ``tie``, ``start``, ``share_link``, ``duel_url``, ``forget``,
-``take_link``, ``live_links`` and ``table_state``.
+its result; this is what the host reads and clicks of it. :class:`DuelPanel` is a part the
+desk owns (``DuelDesk.panel``): it keeps its own state (the live duel's QR codes, whether its
+links were shown waiting) and asks the desk only through :class:`DuelOwner`.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import live
 from ui import Node, h
@@ -18,23 +17,52 @@ from ui import Node, h
 from conquest.core import Game, get_game
 
 
-class DuelPanel:
-    """What the console shows of the duel due now, and its buttons (the base of
-    :class:`duel_desk.DuelDesk`, which sets these)."""
+class DuelOwner(Protocol):
+    """What the panel reads of the duel's desk and asks of it (``duel_desk.DuelDesk``)."""
 
     shell: Any
-    note: str | None
-    drawn: bool
-    qr: dict[str, Node]
-    shown_waiting: bool
+    note: str | None  # why the last look could not decide the duel
+    drawn: bool  # the duel last looked at ended in a draw
+
+    def due(self) -> str | None: ...
+
+    def tie(self) -> dict[str, Any] | None: ...
+
+    def start(self, mode: str, open_now: bool = False, after: Mapping[str, Any] | None = None) -> None: ...
+
+    def share_link(self, t: Mapping[str, Any]) -> tuple[int, str] | None: ...
+
+    def duel_url(self, t: Mapping[str, Any]) -> str: ...
+
+    def forget(self) -> None: ...
+
+    def take_link(self, text: str) -> bool: ...
+
+    def live_links(self, t: Mapping[str, Any]) -> tuple[str, list[tuple[int, str, str]], str] | None: ...
+
+    def table_state(self, t: Mapping[str, Any]) -> str: ...
+
+
+class DuelPanel:
+    """What the console shows of the duel due now, and its buttons."""
+
+    def __init__(self, desk: DuelOwner) -> None:
+        self.desk = desk
+        #: QR codes of the live duel's links, by link (drawn in the page, see wire_duel_desk)
+        self.qr: dict[str, Node] = {}
+        #: the live duel's panel says its links wait for the table's key (the page looks again)
+        self.shown_waiting = False
+        #: the page's way to draw the missing QR codes after a render (None in CPython)
+        self.draw_qr: Callable[[], None] | None = None
 
     # -- the panel --------------------------------------------------------------------------
     def render(self, view: Mapping[str, Any]) -> Node | None:
         """The duel panel, or None when no built-in duel is due."""
-        gid = self.due()
+        desk = self.desk
+        gid = desk.due()
         if gid is None:
             return None
-        s = self.shell.session
+        s = desk.shell.session
         assert s is not None
         state = s.match.state
         inv = state.inv
@@ -46,7 +74,7 @@ class DuelPanel:
         a, d = state.player_name(inv.attacker), state.player_name(inv.defender)
         second = " (second game)" if inv.duel_wins else ""
         kids: list[Any] = [h("h4", f"Duel{second}: {title}", id="mg-duel-title")]
-        t = self.tie()
+        t = desk.tie()
         if t is None:
             kids += [
                 h("p", f"Play this duel with {a} and {d}'s names and colours, here or live on their own "
@@ -55,11 +83,11 @@ class DuelPanel:
                 # page's patcher keeps elements by tag, and a reused button would copy the link)
                 h("p",
                   h("button", "Play here, on this device", type="button", id="mg-duel-here",
-                    on_click=lambda ev: self.start("here", open_now=True)),
+                    on_click=lambda ev: desk.start("here", open_now=True)),
                   h("button", "Play live on the two players' devices", type="button", id="mg-duel-live",
-                    cls="secondary", on_click=lambda ev: self.start("live", open_now=True)),
+                    cls="secondary", on_click=lambda ev: desk.start("live", open_now=True)),
                   None if secret else h("button", "Play by link", type="button", id="mg-duel-link",
-                                        cls="secondary", on_click=lambda ev: self.start("link")),
+                                        cls="secondary", on_click=lambda ev: desk.start("link")),
                   cls="mg-actions"),
                 h("p", f"{title} has secret choices made at one device, so it is played here, not by link.",
                   cls="mg-msg muted") if secret else None,
@@ -67,7 +95,7 @@ class DuelPanel:
                        "(the log says it was entered by hand).", cls="mg-msg muted"),
             ]
         elif t.get("mode") == "link":
-            seat, url = self.share_link(t) or (0, "")
+            seat, url = desk.share_link(t) or (0, "")
             first = (a, d)[seat] if seat in (0, 1) else a  # duel_setup seats the attacker first
             kids += [
                 h("p", f"Send this link to {first}, who moves first. Each player makes a move and sends "
@@ -78,7 +106,7 @@ class DuelPanel:
                     aria_label="The duel's link"),
                   h("button", "Copy", type="button", cls="small secondary", data_copy=url, id="mg-duel-copy"),
                   cls="mg-actions"),
-                h("a", "Open it here too", href=self.duel_url(t), target="_blank", rel="noopener",
+                h("a", "Open it here too", href=desk.duel_url(t), target="_blank", rel="noopener",
                   cls="button secondary", id="mg-duel-open"),
             ]
         elif t.get("mode") == "live":
@@ -87,7 +115,7 @@ class DuelPanel:
             kids += [
                 h("p", f"The duel is set up on this device: {a} against {d}. When it ends, "
                        "this console takes the result by itself.", cls="mg-msg"),
-                h("a", f"Open the duel{second}", href=self.duel_url(t), target="_blank", rel="noopener",
+                h("a", f"Open the duel{second}", href=desk.duel_url(t), target="_blank", rel="noopener",
                   cls="button", id="mg-duel-open"),
             ]
         if t is not None:
@@ -98,21 +126,21 @@ class DuelPanel:
                   placeholder="https://…#h=…"),
                 h("button", "Take the result", type="submit", cls="small", id="mg-duel-take"),
                 id="mg-duel-paste-form", cls="mg-choose",
-                on_submit=lambda ev: self.take_link(ev.fields.get("link", "")),
+                on_submit=lambda ev: desk.take_link(ev.fields.get("link", "")),
             ))
             kids.append(h("button", "Set the duel up again", type="button", cls="small secondary",
-                          id="mg-duel-reset", on_click=lambda ev: self.forget()))
-        if self.note:
-            kids.append(h("p", self.note, cls="mg-msg bad", id="mg-duel-note", role="alert"))
-        if self.drawn and t is not None:
+                          id="mg-duel-reset", on_click=lambda ev: desk.forget()))
+        if desk.note:
+            kids.append(h("p", desk.note, cls="mg-msg bad", id="mg-duel-note", role="alert"))
+        if desk.drawn and t is not None:
             again = str(t.get("mode", "here"))
             kids.append(h("button", "Play the duel again", type="button", id="mg-duel-again",
-                          on_click=lambda ev: self.start(again, open_now=True)))
+                          on_click=lambda ev: desk.start(again, open_now=True)))
         return h("section", *kids, id="mg-duel", cls="mg-duel")
 
     def render_live(self, t: Mapping[str, Any], second: str) -> list[Any]:
         """The live duel: the table's tab, each player's link and QR code, the spectators' link."""
-        links = self.live_links(t)
+        links = self.desk.live_links(t)
         kids: list[Any] = [
             h("p", "Played live: each player plays their seat on their own device. This device runs the "
                    "duel's table in its own tab: keep that tab open. When the duel ends, this console "
@@ -164,14 +192,14 @@ class DuelPanel:
         only shows the game (``live_browser``: one tab runs a table). So the link is offered
         only while no tab of this browser runs the table (closed, or never opened); else the
         panel says where it is (a page cannot bring another tab to the front)."""
-        state = self.table_state(t)
+        state = self.desk.table_state(t)
         if state == "open":
             return h("p", "The duel's table is open in its own tab of this browser: switch to that tab to see "
                           "the board.", cls="mg-msg", id="mg-duel-table", role="status")
         if state == "opening":
             return h("p", "The duel's table is opening in a new tab of this browser: switch to that tab to see "
                           "the board.", cls="mg-msg", id="mg-duel-table", role="status")
-        return h("a", f"Open the duel's table{second}", href=self.duel_url(t), target="_blank", rel="noopener",
+        return h("a", f"Open the duel's table{second}", href=self.desk.duel_url(t), target="_blank", rel="noopener",
                  cls="button", id="mg-duel-open")
 
     def _qr(self, url: str, id_: str) -> Node | None:
@@ -179,3 +207,16 @@ class DuelPanel:
         # two codes on one page: one id each, on a copy (a drawn tree is never changed after,
         # dom.py compares it with the next render's)
         return None if node is None else replace(node, attrs={**node.attrs, "id": id_})
+
+    def after_render(self) -> None:
+        """The live duel's QR codes not drawn yet, drawn by the page."""
+        if self.draw_qr is not None and self.qr_wanted():
+            self.draw_qr()
+
+    def qr_wanted(self) -> list[str]:
+        """The live duel's links whose QR code the page has not drawn yet."""
+        t = self.desk.tie()
+        links = self.desk.live_links(t) if t is not None and t.get("mode") == "live" else None
+        if links is None:
+            return []
+        return [url for _, _, url in links[1] if url not in self.qr]

@@ -3,13 +3,15 @@
 Why thin: the protocol, the checks and the panels are in :mod:`live` and :mod:`remote`
 (tested in CPython); this file only opens the room, moves texts between the data channel
 and the devices' pages (:class:`remote.Devices`, which speak to :class:`live.Table`), keeps
-the table in storage, and mounts the panel (drawn and answered by its base,
-:class:`live_browser_panel.LivePanel`). Only the host's page runs here: a guest device
-runs no engine (issue 37: the game's guest page, ``static/guest.js``). Hooks in
-``shell_browser.Runner``: ``boot`` (a join link: to the guest page), ``resume`` (a host's
-reload), ``mount`` (the panel), ``after_render`` (send the news; a Metagame capital's second
-duel set up at this table is opened here, ``duel_desk.follow_duel``). One tab of a browser
-runs a table (issue 36): a second tab of it only shows the game (``_claim``, ``_show_only``).
+the table in storage. Its parts are objects it owns: the panel (``panel``, a
+:class:`live_browser_panel.LivePanel`, given this page as its narrow ``TableOwner``) and a
+second tab's state (``second``, :class:`live_browser_tab.SecondTab`). Only the host's page
+runs here: a guest device runs no engine (issue 37: the game's guest page,
+``static/guest.js``). Hooks in ``shell_browser.Runner``: ``boot`` (a join link: to the guest
+page), ``resume`` (a host's reload), ``mount`` (the panel), ``after_render`` (send the news;
+a Metagame capital's second duel set up at this table is opened here,
+``duel_desk.follow_duel``). One tab of a browser runs a table (issue 36): a second tab of it
+only shows the game (``_claim``, ``SecondTab.show_only``).
 """
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ import dom
 import js  # type: ignore[import-not-found]
 import live
 import remote
-from live_browser_panel import LivePanel
+from duel_desk import follow_duel
+from live_browser_panel import LivePanel, load_settings
+from live_browser_tab import SecondTab
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from conquest.savecode import load_json
@@ -28,10 +32,9 @@ from conquest.savecode import load_json
 TABLE_KEY = live.TABLE_KEY
 
 
-class LiveBrowser(LivePanel):
+class LiveBrowser:
     """The host's page at its live table: opens the room (its lock, its key, the lobby), and
-    moves texts between the transport and the devices' pages; the panel is
-    :class:`live_browser_panel.LivePanel`'s."""
+    moves texts between the transport and the devices' pages; its panel is ``panel``."""
 
     def __init__(self, runner: Any) -> None:
         self.runner = runner
@@ -46,24 +49,21 @@ class LiveBrowser(LivePanel):
         self.error = ""  # the transport could not open at all (shown until the page reloads)
         #: connection problems about peers, shown only while they last (issue 36)
         self.problems = live.Problems()
-        self.show_settings = False
         self.devices: remote.Devices | None = None  # the guest devices' pages (issue 37)
         self.relay_room: Any = None  # the same room through the relays alone (issue 37)
         self.lobby: Any = None  # the host's lobby, where a typed room code finds the table (issue 36)
         self.room_relays: list[str] | None = None  # the relays the room was last opened on
         self._keep: list[Any] = []
         self.render_waiting = False
-        self._opened_for: bool | None = None
         self._below: Any = None
         self._below_asked = False
         self._paint_proxy: Any = None
         self._frame_proxy: Any = None
-        #: issue 36, one authority per table: the slot whose table another tab of this browser
-        #: runs (it holds the table's lock): this tab only shows that game; None otherwise
-        self.elsewhere: str | None = None
+        #: issue 36, one authority per table: whether another tab of this browser runs it
+        self.second = SecondTab(runner, self._proxy)
         self.claiming = False  # the table's lock is being asked for (start_host)
-        self._following = False  # listening to the other tab's game (``_on_tab_state``)
-        self.tracing = bool(self.settings().get("trace"))
+        self.panel = LivePanel(self, runner, self.second)
+        self.tracing = bool(load_settings(self.host).get("trace"))
         if self.tracing:
             js.window.conquestLiveTrace = js.Array.new()
 
@@ -108,7 +108,7 @@ class LiveBrowser(LivePanel):
         """Open the table of this page's game, once this tab holds its lock (issue 36, see
         ``_claim``); ``then()`` after it opened here."""
         s = self.shell.session
-        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere:
+        if self.second.shows(s):
             self.shell.say("This game's live table is open in another tab of this browser: use that tab.", "error")
             return
         if s is None or s.mode != "host":
@@ -149,7 +149,7 @@ class LiveBrowser(LivePanel):
         a second host, with a second history and the guests split between the two. The tab
         that runs the table holds a lock named after its room (``static/frame.js``) for the
         page's life; a tab that finds it taken opens no room and only shows the game
-        (``_show_only``). Where the browser has no Web Locks (none that runs the engine on a
+        (``SecondTab.show_only``). Where the browser has no Web Locks (none that runs the engine on a
         secure page, and a table needs one for its signing key) the table opens as before."""
         if stored is None:
             code, stored = await self._new_table(code, password)
@@ -164,7 +164,8 @@ class LiveBrowser(LivePanel):
         if s is None or s.slot_id is None or s.mode != "host" or self.role is not None:
             return  # the page moved on meanwhile (another game opened)
         if held is False:
-            self._show_only(code, s.slot_id)
+            self.code = code
+            self.second.show_only(s.slot_id)
             self.runner.render()
             return
         self._host(code, password, stored)
@@ -175,29 +176,29 @@ class LiveBrowser(LivePanel):
         self.role = "host"
         self.code, self.password = code, password
         self.table = live.Table(self.shell, self._send_to_peer, code, password)
-        self.table.saver = self._store_table
+        self.table.seating.saver = self._store_table
         # issue 37: this page draws every guest device's page; the table speaks to those pages
         self.devices = remote.Devices(type(self.runner.page), self.shell.game, self.host, self._send_to_peer)
         self.devices.host_page = self.runner.page
         self.devices.attach(self.table)
         if stored is not None:
-            self.table.restore(stored)
+            self.table.seating.restore(stored)
         self._spawn(self._start_host())
 
     async def _start_host(self) -> None:
         """The signing key first (kept with the table: a reload signs with the key the
         guests' links name), then the room and the QR code of the link that names it."""
-        table = self.table
-        if table is None:
+        record = self.table.seating if self.table is not None else None
+        if record is None:
             return
-        if table.host_key is None:
+        if record.host_key is None:
             try:
                 pair = await js.window.conquestLive.newHostKey()
             except Exception as exc:  # noqa: BLE001 - no WebCrypto (an insecure page): no table
                 self._on_error(f"this browser cannot sign the table's messages ({exc})")
                 return
-            table.host_key = {"private": str(pair.private), "public": str(pair.public)}
-        self._store_table(table.to_json())
+            record.host_key = {"private": str(pair.private), "public": str(pair.public)}
+        self._store_table(record.to_json())
         self.runner.render()
         await self._open()
         await self._make_qr()
@@ -208,16 +209,16 @@ class LiveBrowser(LivePanel):
         named by the code, answering the game and the join fragment. Only for a code made
         from this table's key (older tables and the Metagame's duel tables, made before their
         key, are joined by their links)."""
-        table = self.table
-        if table is None or table.host_key is None or self.lobby is not None:
+        record = self.table.seating if self.table is not None else None
+        if record is None or record.host_key is None or self.lobby is not None:
             return
         try:
-            code = str(await js.window.conquestLive.codeForKey(table.host_key["public"], live.CODE_ALPHABET))
+            code = str(await js.window.conquestLive.codeForKey(record.host_key["public"], live.CODE_ALPHABET))
             if code != self.code:
                 return
             url = self.join_url()
             info = json.dumps({"game": self.shell.game.id, "fragment": url[url.index("#"):]})
-            self.lobby = await js.window.conquestLive.lobby(self.code, to_js(self.settings(), dict_converter=js.Object.fromEntries), info)
+            self.lobby = await js.window.conquestLive.lobby(self.code, to_js(load_settings(self.host), dict_converter=js.Object.fromEntries), info)
         except Exception as exc:  # noqa: BLE001 - the link and the QR code still work
             js.console.warn(f"live lobby: {exc}")
 
@@ -227,12 +228,12 @@ class LiveBrowser(LivePanel):
             self.host.save_pref(TABLE_KEY + s.slot_id, json.dumps(obj))
 
     def join_url(self) -> str:
-        key = self.table.host_key if self.table is not None else None
+        key = self.table.seating.host_key if self.table is not None else None
         if key is None:
             return ""
         # the relays the room was opened on (settings saved since apply to the next table);
         # read once there, not from storage at every render of the panel
-        relays = self.room_relays if self.room_relays is not None else self.settings()["relays"]
+        relays = self.room_relays if self.room_relays is not None else load_settings(self.host)["relays"]
         own = live.relays_fragment(relays) if list(relays) != list(live.SETTINGS["relays"]) else ""
         return f"{live.guest_page(self.host.page_url())}{live.join_fragment(self.code, self.password, key['public'])}{own}"
 
@@ -259,10 +260,10 @@ class LiveBrowser(LivePanel):
             "leave": self._proxy(self._on_leave),
             "error": self._proxy(self._on_error),
         }
-        settings = self.settings()
+        settings = load_settings(self.host)
         self.room_relays = list(settings["relays"])
-        if self.table is not None and self.table.host_key is not None:
-            settings["hostKey"] = self.table.host_key["private"]
+        if self.table is not None and self.table.seating.host_key is not None:
+            settings["hostKey"] = self.table.seating.host_key["private"]
         try:
             self.room = await js.window.conquestLive.open(
                 self.code, self.password, to_js(settings, dict_converter=js.Object.fromEntries),
@@ -283,6 +284,41 @@ class LiveBrowser(LivePanel):
             except Exception as exc:  # noqa: BLE001 - the direct way still works
                 js.console.warn(f"live relay room: {exc}")
         self.runner.render()
+
+    def close_table(self) -> None:
+        """The host closes the table: the devices are told before the room is left, and the
+        table's record is dropped (a reload does not reopen it); the game stays here."""
+        if self.table is None:
+            return
+        self.table.close()
+        s = self.shell.session
+        if s is not None and s.slot_id is not None:
+            self.host.save_pref(TABLE_KEY + s.slot_id, "")
+        if self.devices is not None:
+            self.devices.flush_all()  # the devices are told, before the room is left
+        self._spawn(_leave(self.room, self.lobby))
+        self._spawn(_leave(self.relay_room, None))
+        self.table, self.room, self.role, self.qr, self.lobby, self.devices = None, None, None, None, None, None
+        self.relay_room = None
+
+    # -- the runner's hooks (the panel is drawn and answered by ``panel``) --------------------
+    def mount(self) -> None:
+        self.panel.mount()
+
+    def on(self, what: str, *args: Any) -> None:
+        """The panel's controls by name (the Metagame console starts its audience table so)."""
+        self.panel.on(what, *args)
+
+    def after_render(self) -> None:
+        if self.table is not None and self.shell.session is not None:
+            # a capital's second duel set up at this table (issue 42): this page opens it, and
+            # the devices at the table are sent it below, as any new step
+            followed = self.role == "host" and follow_duel(self.shell, self.code) is not None
+            self.table.seating.sync_session()
+            self.table.sync()
+            if followed:
+                self.table.seating.save()  # the table's record under the new duel's slot, as it is now
+                self.host.later(0, self.runner.render)  # this page draws the new duel
 
     def _proxy(self, fn: Any) -> Any:
         p = create_proxy(lambda *a: self.runner.guard(fn, *a))
@@ -380,6 +416,17 @@ class LiveBrowser(LivePanel):
         if room is not None:
             room.send(peer, text)
 
+
+async def _leave(room: Any, lobby: Any) -> None:
+    """Leave the room once what was given to it is signed and sent (the devices' last update
+    says the table is closed), and the lobby."""
+    if room is not None:
+        try:
+            await room.flushed()
+        finally:
+            room.leave()
+    if lobby is not None:
+        lobby.leave()
 
 
 def has_webrtc() -> bool:

@@ -1,22 +1,22 @@
-"""The live panel of the host's page (issue 22): its controls, the Live settings form, and
-what a second tab of a table shows (issue 36).
+"""The live panel of the host's page (issue 22): its controls and the Live settings form.
 
 Why apart from ``live_browser.py``: that file opens the room and moves texts between the
 transport and the devices; this is what people see of it and click. :class:`LivePanel` is
-a part of :class:`live_browser.LiveBrowser` (its base): the state is set by
-``LiveBrowser.__init__``, and the controls call its ``start_host``, ``join_url``,
-``_spawn`` and ``_proxy``. The trees themselves are drawn by :mod:`live_panels`.
+a part the page's :class:`live_browser.LiveBrowser` owns (``LiveBrowser.panel``): it keeps
+its own state (the settings form shown, the fold), reads the table through a narrow
+:class:`TableOwner`, and draws what a second tab of the table shows from the
+:class:`live_browser_tab.SecondTab` it is given. The trees themselves are drawn by
+:mod:`live_panels`.
 """
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 import dom
 import js  # type: ignore[import-not-found]
 import live
-from browser_audience import channel_message
-from duel_desk import follow_duel
+from live_browser_tab import SecondTab
 from shell import HUMAN, and_list
 from ui import h
 
@@ -25,37 +25,44 @@ from conquest.savecode import load_json
 from conquest.session import excerpt
 
 SETTINGS_KEY = "conquest:live-settings"
-TABLE_KEY = live.TABLE_KEY
+
+
+def load_settings(host: Any) -> dict[str, Any]:
+    """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN
+    (:func:`live.transport_settings`): what the form shows and the room is opened with."""
+    return live.transport_settings(host.load_pref(SETTINGS_KEY))
+
+
+class TableOwner(Protocol):
+    """What the panel reads of the page's live table and asks of it (``LiveBrowser``)."""
+
+    role: str | None
+    table: live.Table | None
+    qr: Any  # the join link's QR code, once made
+    error: str  # the room could not open at all
+    problems: live.Problems  # failed pairings, while they last
+
+    def join_url(self) -> str: ...
+
+    def start_host(self, code: str | None = None, password: str | None = None, stored: Any = None,
+                   then: Any = None) -> None: ...
+
+    def close_table(self) -> None: ...
 
 
 class LivePanel:
-    """What the host's page shows of its live table, and its controls (the base of
-    :class:`live_browser.LiveBrowser`, which sets these)."""
+    """What the host's page shows of its live table, and its controls."""
 
-    runner: Any
-    shell: Any
-    host: Any
-    role: str | None
-    table: live.Table | None
-    room: Any
-    relay_room: Any
-    lobby: Any
-    qr: Any
-    error: str
-    problems: live.Problems
-    show_settings: bool
-    devices: Any
-    elsewhere: str | None
-    code: str
-    _following: bool
-    _opened_for: bool | None
+    def __init__(self, owner: TableOwner, runner: Any, second: SecondTab) -> None:
+        self.owner = owner
+        self.runner = runner
+        self.shell = runner.shell
+        self.host = runner.host
+        self.second = second
+        self.show_settings = False  # the Live settings form is open
+        self._opened_for: bool | None = None  # the fold was last opened (or closed) for this
 
     # -- settings ------------------------------------------------------------------------
-    def settings(self) -> dict[str, Any]:
-        """Relays (a setting, the defaults from ``conquest/data/live.json``), ICE servers, TURN
-        (:func:`live.transport_settings`)."""
-        return live.transport_settings(self.host.load_pref(SETTINGS_KEY))
-
     def save_settings(self, relays_text: str, turn_url: str, turn_user: str, turn_pass: str) -> None:
         relays = [x.strip() for x in relays_text.split() if x.strip()]
         bad = [x for x in relays if not (x.startswith("wss://") or x.startswith("ws://127.0.0.1:") or x.startswith("ws://localhost:"))]
@@ -75,102 +82,43 @@ class LivePanel:
     # -- the panel ------------------------------------------------------------------------
     def on(self, what: str, *args: Any) -> None:
         """The panel's controls."""
+        owner, table = self.owner, self.owner.table
         if what == "start":
-            self.start_host()
+            owner.start_host()
         elif what == "start-audience":  # a table to watch only (the Metagame console's audience)
-            if self.table is None and self.role is None:
-                self.start_host(then=self._audience_table)  # once this tab holds the table (issue 36)
-            elif self.table is not None:
+            if table is None and owner.role is None:
+                owner.start_host(then=self._audience_table)  # once this tab holds the table (issue 36)
+            elif table is not None:
                 self._audience_table()
-        elif what == "close" and self.table is not None:
-            if not self.host.confirm("Close the live table? The other devices stop playing; the game stays here."):
-                return
-            self.table.close()
-            s = self.shell.session
-            if s is not None and s.slot_id is not None:
-                self.host.save_pref(TABLE_KEY + s.slot_id, "")
-            if self.devices is not None:
-                self.devices.flush_all()  # the devices are told, before the room is left
-            self._spawn(self._leave(self.room, self.lobby))
-            self._spawn(self._leave(self.relay_room, None))
-            self.table, self.room, self.role, self.qr, self.lobby, self.devices = None, None, None, None, None, None
-            self.relay_room = None
-        elif what == "seat" and self.table is not None:
+        elif what == "close" and table is not None:
+            if self.host.confirm("Close the live table? The other devices stop playing; the game stays here."):
+                owner.close_table()
+        elif what == "seat" and table is not None:
             seat, value = int(args[0]), str(args[1])
             if value.startswith("bot:"):
-                self.table.make_bot(seat, value[4:])
+                table.make_bot(seat, value[4:])
             elif value == "open":
-                self.table.release(seat)
+                table.release(seat)
             else:
-                s = self.table.session
+                s = table.session
                 if seat < len(s.seats()) and s.seats()[seat].is_bot:
-                    self.table.make_bot(seat, HUMAN)
-                self.table.assign(seat, value or None)
+                    table.make_bot(seat, HUMAN)
+                table.assign(seat, value or None)
         elif what == "settings":
             self.show_settings = not self.show_settings
         elif what == "save-settings":
             f = self.host.form_fields("live-settings-form")
             self.save_settings(f.get("relays", ""), f.get("turn-url", ""), f.get("turn-user", ""), f.get("turn-pass", ""))
 
-    @staticmethod
-    async def _leave(room: Any, lobby: Any) -> None:
-        """Leave the room once what was given to it is signed and sent (the devices' last
-        update says the table is closed), and the lobby."""
-        if room is not None:
-            try:
-                await room.flushed()
-            finally:
-                room.leave()
-        if lobby is not None:
-            lobby.leave()
-
     def _audience_table(self) -> None:
-        if self.table is not None:
-            self.table.keep_all()
+        if self.owner.table is not None:
+            self.owner.table.keep_all()
             self.host.reveal("live-panel")
             self.runner.render()
 
-    # -- a second tab of the table (issue 36) ---------------------------------------------------
-    def _show_only(self, code: str, slot_id: str) -> None:
-        """Another tab of this browser runs this game's table: this one opens no room, plays
-        and saves nothing (:func:`live.show_only`), and follows that tab's game as the
-        audience tab does (the host's page sends it on the game's ``BroadcastChannel`` after
-        every render, ``AudienceTabs.broadcast``), so it still shows the game as it goes on."""
-        self.elsewhere, self.code = slot_id, code
-        s = self.shell.session
-        if s is not None:
-            live.show_only(s)
-        channel = self.runner.channel
-        if channel is None or self._following:
-            return
-        self._following = True
-        channel.addEventListener("message", self._proxy(self._on_tab_state))
-        try:  # the host's tab answers a hello with its game now (``AudienceTabs.on_channel``)
-            channel.postMessage(json.dumps({"t": "hello", "slot": slot_id}))
-        except Exception:  # noqa: BLE001 - a closed channel: the game stays as it was opened
-            pass
-
-    def _on_tab_state(self, ev: Any) -> None:
-        """The other tab's game, sent after each of its renders: followed here."""
-        msg = channel_message(ev)
-        s = self.shell.session
-        if (msg is None or msg.get("t") != "state" or msg.get("slot") != self.elsewhere
-                or s is None or s.slot_id != self.elsewhere or s.mode == "host"):
-            return
-        try:
-            self.runner.follow(msg.get("save"), msg.get("viewing"))
-        except Exception as exc:  # noqa: BLE001 - a bad message must not break this tab
-            self.shell.say(f"This tab could not follow the other tab's game: {exc}", "error")
-        s = self.shell.session
-        if s is not None:
-            s.slot_id = self.elsewhere  # a game followed from the start is still this slot's
-            if s.mode == "host":
-                live.show_only(s)
-        self.runner.render()
-
     # -- drawing the panel ------------------------------------------------------------------
     def render_settings(self) -> Any:
-        st = self.settings()
+        st = load_settings(self.host)
         turn = st.get("turn") or {}
         return h(
             "form",
@@ -187,7 +135,7 @@ class LivePanel:
 
     def mount(self) -> None:
         s = self.shell.session
-        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere and s.mode == "host":
+        if self.second.shows(s) and s.mode == "host":
             live.show_only(s)  # the same game opened again here (the saved games' list): only shown (issue 36)
         dom.mount_id("live-panel", self.shell.isolated(self.render()))  # names typed on other devices (issue 20)
         # the panel folds away while people play (on a phone it would push the board and its
@@ -203,20 +151,23 @@ class LivePanel:
 
     def wants_open(self) -> bool | None:
         """Whether the folded panel should be open now (None: there is no folded panel)."""
-        if self.role == "host" and self.table is not None:
-            return (bool(self.error) or bool(self.problems.current(self.host.clock()))
-                    or not any(d.connected for d in self.table.devices.values()))
+        owner, table = self.owner, self.owner.table
+        if owner.role == "host" and table is not None:
+            return (bool(owner.error) or bool(owner.problems.current(self.host.clock()))
+                    or not any(d.connected for d in table.seating.devices.values()))
         return None
 
     def summary(self) -> str:
         """The folded panel's one line: the table and who is connected, or this seat."""
-        if self.role == "host" and self.table is not None:
-            on = [d.name for d in self.table.devices.values() if d.connected]
-            seats = self.table.session.seats()
+        table = self.owner.table
+        if self.owner.role == "host" and table is not None:
+            record = table.seating
+            on = [d.name for d in record.devices.values() if d.connected]
+            seats = record.session.seats()
             # seats kept for named players (a Metagame duel): wait for them by name
-            named = [seats[i].name for i in sorted(self.table.reserved) if i < len(seats)]
-            return f"Live table {self.table.code}: " + (", ".join(on) + " connected" if on else
-                                                        f"waiting for {and_list(named) if named else 'guests'}")
+            named = [seats[i].name for i in sorted(record.reserved) if i < len(seats)]
+            return f"Live table {record.code}: " + (", ".join(on) + " connected" if on else
+                                                    f"waiting for {and_list(named) if named else 'guests'}")
         return "Live table"
 
     def folded(self, *body: Any) -> Any:
@@ -225,26 +176,27 @@ class LivePanel:
 
     def render(self) -> Any:
         s = self.shell.session
+        owner, table = self.owner, self.owner.table
         settings_button = h("button", "Live settings", type="button", cls="small secondary", id="live-settings-toggle",
                             aria_expanded="true" if self.show_settings else "false", on_click=lambda ev: self.on("settings"))
         extra = [settings_button, self.render_settings() if self.show_settings else None]
-        if self.error:  # the room itself could not open
-            extra.insert(0, h("p", f"Live connection problem: {self.error}. " + live.HOST_NO_CONNECTION, cls="error",
+        if owner.error:  # the room itself could not open
+            extra.insert(0, h("p", f"Live connection problem: {owner.error}. " + live.HOST_NO_CONNECTION, cls="error",
                               role="alert"))
-        elif self.role == "host":  # pairings that failed lately, each while it lasts (issue 36)
+        elif owner.role == "host":  # pairings that failed lately, each while it lasts (issue 36)
             now = self.host.clock()
-            problems = self.problems.current(now)
+            problems = owner.problems.current(now)
             if problems:
                 extra.insert(0, h("p", "Live connection problem: " + "; ".join(problems) + ". " + live.HOST_NO_CONNECTION,
                                   cls="error", role="alert", id="live-problem"))
-        if self.role == "host" and self.table is not None:
+        if owner.role == "host" and table is not None:
             if s is None:
                 return h("div", id="live-panel-box", hidden=True)
-            self.table.sync_session()
+            table.seating.sync_session()
             levels = list(bot_levels(self.shell.game))
-            panel = live.render_host_panel(self.table, self.join_url(), self.qr, self.on, levels)
+            panel = live.render_host_panel(table, owner.join_url(), owner.qr, self.on, levels)
             return self.folded(panel, *extra)
-        if self.elsewhere is not None and s is not None and s.slot_id == self.elsewhere:
+        if self.second.shows(s):
             return h("div", live.render_elsewhere_panel(), id="live-panel-box", cls="live-start")  # issue 36
         if s is None or s.mode != "host":
             return h("div", id="live-panel-box", hidden=True)
@@ -255,14 +207,3 @@ class LivePanel:
             " ", *extra,
             id="live-panel-box", cls="live-start",
         )
-
-    def after_render(self) -> None:
-        if self.table is not None and self.shell.session is not None:
-            # a capital's second duel set up at this table (issue 42): this page opens it, and
-            # the devices at the table are sent it below, as any new step
-            followed = self.role == "host" and follow_duel(self.shell, self.code) is not None
-            self.table.sync_session()
-            self.table.sync()
-            if followed:
-                self.table.save_table()  # the table's record under the new duel's slot, as it is now
-                self.host.later(0, self.runner.render)  # this page draws the new duel

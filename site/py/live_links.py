@@ -97,7 +97,7 @@ def parse_seat_key(fragment: str) -> str | None:
 
 
 def preseated_table(code: str, password: str, people: Sequence[tuple[str, int]]) -> tuple[dict[str, Any], list[str]]:
-    """A table record (what :meth:`Table.to_json` stores) whose seats are already given to
+    """A table record (what :meth:`Seating.to_json` stores, ``Table.seating``) whose seats are already given to
     devices not yet connected, one per ``(name, seat)``; and their keys, in that order.
 
     Why: a Metagame duel is between two named players (M12). The console seats each one

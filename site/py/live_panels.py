@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from live_guest import Guest
+from live_seating import Seating
 from live_table import Table
 from live_wire import MAX_NAME
 from shell import and_list
@@ -110,30 +111,32 @@ class Problems:
 
 def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable[..., Any],
                       levels: Sequence[str]) -> Node:
-    """The host's table: join link (copy or share), QR code, room code; seats and devices; Close."""
-    s = table.session
+    """The host's table: join link (copy or share), QR code, room code; seats and devices; Close.
+    Drawn from the table's record (``table.seating``); ``on`` answers its controls."""
+    record = table.seating
+    s = record.session
     rows = []
-    devices = list(table.devices.values())
+    devices = list(record.devices.values())
     for i, seat in enumerate(s.seats()):
         d = next((x for x in devices if x.seat == i), None)
         if seat.is_bot:
             where = "the computer"
-        elif i in table.reserved and (d is None or d.token == table.reserved[i]) and not (d and d.connected):
+        elif i in record.reserved and (d is None or d.token == record.reserved[i]) and not (d and d.connected):
             # kept for one person's own link (a Metagame duel): nobody else may sit here
             where = f"waiting for {seat.name}'s own link"
         elif d is not None:
             where = f"{d.name}'s device" + ("" if d.connected else " (disconnected, waiting)")
-        elif i in table.kept():
+        elif i in record.kept():
             where = "this device"
-        elif table.game.host_is_referee:
+        elif record.game.host_is_referee:
             where = "open: played from this page until its player takes it"
         else:
             where = "open: a guest may take it"
-        free = d is None and not seat.is_bot and i not in table.kept()
+        free = d is None and not seat.is_bot and i not in record.kept()
         options = [h("option", "This device", value="", selected=d is None and not seat.is_bot and not free),
                    h("option", "Open: a guest may take it", value="open", selected=free)]
         options += [h("option", f"{x.name}'s device", value=x.token, selected=x is d) for x in devices]
-        if i not in table.reserved:  # a campaign duel's seat is its player's, never the computer's (M12)
+        if i not in record.reserved:  # a campaign duel's seat is its player's, never the computer's (M12)
             options += [h("option", f"Computer ({lv})", value=f"bot:{lv}", selected=seat.is_bot and seat.who == lv)
                         for lv in levels]
         rows.append(h(
@@ -149,21 +152,21 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
     return h(
         "div",
         h("h2", "Live table"),
-        h("p", _host_intro(table), cls="muted", id="live-intro"),
+        h("p", _host_intro(record), cls="muted", id="live-intro"),
         h("div",
           h("button", "Copy the join link", type="button", cls="small", id="live-copy-join", data_copy=join_url),
           # the phone's own share sheet (issue 36): static/frame.js calls navigator.share, and
           # static/live.css hides the button where the browser has no Web Share API
           h("button", "Share…", type="button", cls="small", id="live-share-join", data_share=join_url,
-            data_share_title=f"{table.game.title}: join my live table"),
-          h("p", "Room code ", h("strong", table.code, id="live-code"), cls="live-code-line"),
+            data_share_title=f"{record.game.title}: join my live table"),
+          h("p", "Room code ", h("strong", record.code, id="live-code"), cls="live-code-line"),
           h("span", join_url, cls="url", id="live-join-url"),
           cls="live-join") if join_url else h("p", "Preparing the table's key…", cls="muted", role="status"),
         qr,
         h("ul", *rows, id="live-seats", cls="live-seats", aria_label="Seats at the live table"),
         h("p", f"Watching: {', '.join(d.name + ('' if d.connected else ' (gone)') for d in watchers)}"
           if watchers else "Nobody is watching.", cls="muted", id="live-watchers"),
-        h("ul", *[h("li", t) for t in table.log_notes[-5:]], cls="live-notes muted", aria_live="polite"),
+        h("ul", *[h("li", t) for t in record.log_notes[-5:]], cls="live-notes muted", aria_live="polite"),
         h("button", "Close the table", type="button", id="live-close", cls="secondary",
           on_click=lambda ev: on("close")),
         h("p", PRIVACY, cls="muted live-privacy"),
@@ -171,14 +174,14 @@ def render_host_panel(table: Table, join_url: str, qr: Node | None, on: Callable
     )
 
 
-def _host_intro(table: Table) -> str:
+def _host_intro(record: Seating) -> str:
     """What the host tells its friends. Where every person's seat is kept for a named
     player's own link (a Metagame duel's two players), no seat is free to pick: say whose
     link each seat waits for, and that anyone else who opens the table's link watches."""
-    s = table.session
-    people = [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in table.kept()]
+    s = record.session
+    people = [i for i, seat in enumerate(s.seats()) if not seat.is_bot and i not in record.kept()]
     private = "Each device sees only what its seat may see."
-    if people and not table.free_seats() and all(i in table.reserved for i in people):
+    if people and not record.free_seats() and all(i in record.reserved for i in people):
         names = [s.seats()[i].name for i in people]
         return (f"Every seat here is kept for its player: {and_list(names)} each open their own link, "
                 f"given where the table was made, on their own device. Anyone else who opens the join "

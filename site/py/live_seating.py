@@ -1,9 +1,10 @@
 """The host's table, its record (issue 22): the devices at the table, who sits where, and what
-the host's storage keeps of it (the base of :class:`live_table.Table`).
+the host's storage keeps of it (:class:`Seating`, ``Table.seating``).
 
 Why apart: what a table *is* (its devices, its seats kept and reserved, its signing key,
 choices held ahead) is read by everything else the table does: answering a device
-(``live_table.py``), and what each device is sent (``live_sync.py``).
+(``live_table.py``), and what each device is sent (``live_sync.py``). Those parts are given
+this record; it knows neither of them, nor the transport.
 """
 from __future__ import annotations
 
@@ -48,30 +49,25 @@ class Device:
 class Seating:
     """A live table's record: its devices (by token, so a reload of either side finds its seat
     again), the seats the host keeps or reserves, and the signing key; stored by
-    :meth:`to_json`, reopened by :meth:`restore`. :class:`live_table.Table` answers the
-    devices on it."""
+    :meth:`to_json` (through ``saver``), reopened by :meth:`restore`. :class:`live_table.Table`
+    owns one and answers the devices on it."""
 
-    def __init__(self, shell: Any, send: Callable[[str, str], None], code: str, password: str) -> None:
+    def __init__(self, shell: Any, code: str, password: str) -> None:
         self.shell = shell
-        self.send = send
         self.code = code
         self.password = password
         self.devices: dict[str, Device] = {}
         self.peers: dict[str, str] = {}  # peer id -> token
-        self.open = True
-        #: messages parsed (for the flood test: a flood is dropped before parsing)
-        self.parsed = 0
         self.log_notes: list[str] = []  # what the host is told (joins, refusals)
         self._kept: set[int] | None = None
         #: seats kept for one device each, by its token (a Metagame duel's two players): no
         #: other device may take them, even while their player watches or is away
         self.reserved: dict[int, str] = {}
-        #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
-        #: second device of the same seat costs no engine work (checked by identity)
-        self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
         #: the host's signing key pair (``{"private": JWK text, "public": raw base64url}``),
         #: kept with the table so a reload signs with the key the guests' links name
         self.host_key: dict[str, str] | None = None
+        #: where :meth:`save` keeps the record (the host page's preference); None keeps nothing
+        self.saver: Callable[[dict[str, Any]], None] | None = None
         self.sync_session()
 
     # -- state ---------------------------------------------------------------------------
@@ -185,7 +181,41 @@ class Seating:
     def note(self, text: str) -> None:
         self.log_notes = [*self.log_notes[-19:], text]
 
-    def save_table(self) -> None:
-        saver = getattr(self, "saver", None)
-        if callable(saver):
-            saver(self.to_json())
+    def save(self) -> None:
+        """The record as it is now, to the host's storage (``saver``)."""
+        if self.saver is not None:
+            self.saver(self.to_json())
+
+    # -- the record's changes (the table saves and sends them) --------------------------------
+    def device_at(self, seat: int) -> Device | None:
+        """The device that plays ``seat`` (at most one: a seat taken is nobody else's)."""
+        return next((d for d in self.devices.values() if d.seat == seat), None)
+
+    def vacate(self, seat: int) -> None:
+        """No device plays ``seat`` any more (its device, if any, watches)."""
+        for d in self.devices.values():
+            if d.seat == seat:
+                d.seat = None
+
+    def keep_all(self) -> None:
+        """The host's device keeps every human seat (``Table.keep_all``)."""
+        self._kept = set(range(len(self.session.seats())))
+
+    def release(self, seat: int) -> None:
+        """The host's device gives up ``seat``, reserved or not: any guest may take it."""
+        self._kept = self.kept() - {seat}
+        self.reserved.pop(seat, None)
+
+    def assign(self, seat: int, token: str | None) -> None:
+        """``seat`` to the device ``token``, or back to the host's device (None); a seat kept
+        for a named player is kept for where it went."""
+        self.vacate(seat)
+        if token is not None:
+            self.devices[token].seat = seat
+        else:
+            self._kept = self.kept() | {seat}
+        if seat in self.reserved:
+            if token is None:
+                del self.reserved[seat]
+            else:
+                self.reserved[seat] = token

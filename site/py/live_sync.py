@@ -2,59 +2,67 @@
 
 Why apart: this is where the host's authority meets what each device may know
 (``Game.redact``, ``Game.redact_text``): one place to read when checking that no seat is
-sent another's secrets. The rest of the table (``live_table.py``) only says when to sync.
+sent another's secrets. It reads the table's record (``live_seating.Seating``) and makes the
+messages; the table (``live_table.py``) says when to sync and sends them.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from live_seating import Device, Seating
 
-from conquest.core import ConquestError, Game
+from conquest.core import Game
 
 
-class TableSync(Seating):
-    """Sending: each device is sent what changed since it was last sent anything (the base
-    of :class:`live_table.Table`)."""
+class TableSync:
+    """Each device's update: what changed since it was last sent anything, redacted for its
+    seat (``Table.updates``). Keeps what each device was sent on its :class:`Device`, and
+    the redacted states it made."""
 
-    def _send(self, peer: str, msg: Mapping[str, Any]) -> None:
-        self.send(peer, json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+    def __init__(self, seating: Seating) -> None:
+        self.seating = seating
+        #: redacted states as JSON, by (step, seat): states never change, so a rejoin or a
+        #: second device of the same seat costs no engine work (checked by identity)
+        self._redacted: dict[tuple[int, int | None], tuple[Any, Any]] = {}
 
-    def _refuse(self, peer: str, exc: Exception) -> None:
-        message = exc.message if isinstance(exc, ConquestError) else "The host could not use that message."
-        code = exc.code if isinstance(exc, ConquestError) else "live.error"
-        self._send(peer, {"t": "refused", "code": code, "message": message})
+    def forget(self) -> None:
+        """The states were made again (a seat renamed, ``Table.name_seat``): nothing made
+        before is reused, and every device is sent everything again."""
+        self._redacted.clear()
+        for d in self.seating.devices.values():
+            d.synced = None
 
     def meta(self, device: Device) -> dict[str, Any]:
-        s = self.session
+        """Who sits where, as ``device`` is told it, and the step's public facts."""
+        table = self.seating
+        s = table.session
         seats = []
         for i, seat in enumerate(s.seats()):
-            d = next((x for x in self.devices.values() if x.seat == i), None)
+            d = table.device_at(i)
             seats.append({
                 "name": seat.name,
                 "colour": seat.colour,
                 "bot": seat.is_bot,
-                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in self.kept() else
-                         ("free" if self.may_take(device, i) else "reserved"))),
+                "where": "bot" if seat.is_bot else ("device" if d is not None else ("host" if i in table.kept() else
+                         ("free" if table.may_take(device, i) else "reserved"))),
                 "device": d.name if d is not None else None,
                 "connected": d.connected if d is not None else True,
             })
-        secret = self.game.simultaneous(s.match.state)
+        secret = table.game.simultaneous(s.match.state)
         return {
             "seats": seats,
             "you": device.seat,
             "chosen": [x for x in secret if x in s.secret_parts],
             "ahead": sorted(s.held),
             "seal": self.seal(),
-            "watching": sum(1 for d in self.devices.values() if d.seat is None and d.connected),
+            "watching": sum(1 for d in table.devices.values() if d.seat is None and d.connected),
         }
 
     def seal(self) -> list[Any] | None:
         """The host's newest commitment and the next draw's number (issue 26): public, so
         every device shows it before the draw it seals (the Metagame's wheel, M10)."""
-        rec = getattr(self.session.match, "draws", None)
+        rec = getattr(self.seating.session.match, "draws", None)
         if rec is None or not rec.seals:
             return None
         return [rec.seals[-1].commitment, rec.count + 1]
@@ -65,30 +73,20 @@ class TableSync(Seating):
         hit = self._redacted.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
-        g = self.game
+        g = self.seating.game
         value = g.state_to_json(g.redact(state, seat))
         self._redacted[key] = (state, value)
         return value
 
-    def sync(self, meta_only: bool = False) -> None:
-        """Send every connected device what changed since it was last sent anything."""
-        if not self.open:
-            return
-        for d in list(self.devices.values()):
-            if d.peer is not None:
-                self.sync_device(d, meta_only=meta_only)
-
-    def sync_device(self, d: Device, meta_only: bool = False) -> None:
-        """One device's update: the log and states it lacks, redacted for its seat.
+    def update(self, d: Device, meta_only: bool = False) -> dict[str, Any] | None:
+        """One device's update: the log and states it lacks, redacted for its seat, or only
+        who sits where (``meta_only``); None when it has everything. Noted on ``d`` as sent.
 
         A device whose seat changed (claimed, moved, given to the computer) is sent
         everything again: what it holds was redacted for its old seat."""
-        if d.peer is None:
-            return
         if d.synced is not None and d.sent_meta is not None and d.sent_meta.get("you") != d.seat:
             d.synced = None
-        s = self.session
-        m = s.match
+        m = self.seating.session.match
         log = m.log
         seat = d.seat
         base = 0
@@ -97,13 +95,13 @@ class TableSync(Seating):
                 base += 1
         meta = self.meta(d)
         if meta_only and d.synced is not None:
-            if meta != d.sent_meta:
-                d.sent_meta = meta
-                self._send(d.peer, {"t": "meta", **meta})
-            return
+            if meta == d.sent_meta:
+                return None
+            d.sent_meta = meta
+            return {"t": "meta", **meta}
         if d.synced is not None and base == len(log) == len(d.synced) and meta == d.sent_meta:
-            return
-        g = self.game
+            return None
+        g = self.seating.game
         msg: dict[str, Any] = {
             "t": "sync",
             "base": base,
@@ -119,7 +117,7 @@ class TableSync(Seating):
             d.share = None  # it sees new steps: its next share is made after them
         d.synced = list(log)
         d.sent_meta = meta
-        self._send(d.peer, msg)
+        return msg
 
 
 def _mask_undone(game: Game[Any, Any], match: Any, at: int, text: str, seat: int | None) -> str:

@@ -3,15 +3,17 @@
 Why apart from its record (``live_seating.py``) and what it sends (``live_sync.py``): this is
 where a device's message is checked, in the order the protocol promises (rate, size, JSON,
 shape, then what it asks: a guest acts only for its own seat and only at the present step),
-and where the host's own controls move seats.
+and where the host's own controls move seats. The table owns those two parts and says when
+each is used: the record changes, is saved, then every device is sent the news.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from live_seating import Device
-from live_sessions import adopt, cite
+from live_seating import Device, Seating
+from live_sessions import TableSession, adopt, cite
 from live_sync import TableSync
 from live_wire import (
     _SHARE,
@@ -32,37 +34,86 @@ from conquest.rng import Rng
 from conquest.session import Match, ReplayError, excerpt
 
 
-class Table(TableSync):
+class Table:
     """The host's side of a live table: the one authority (design.md).
 
-    ``send(peer, text)`` delivers to one device. The host's session must be a
-    :class:`TableSession`; ``seats_of_devices`` keeps which seat each device plays, by the
-    device's token, so a reload of either side finds its seat again.
-
-    Its record (devices, seats, what is stored) is :class:`live_seating.Seating`, what it
-    sends each device :class:`live_sync.TableSync`; here, what it answers.
+    ``send(peer, text)`` delivers to one device (replaced by ``remote.Devices.attach``). The
+    host's session must be a :class:`TableSession`. Its record (devices, seats, what is
+    stored) is ``seating``, a :class:`live_seating.Seating`; what each device is sent is made
+    by ``updates``, a :class:`live_sync.TableSync`; here, what it answers, and when.
     """
+
+    def __init__(self, shell: Any, send: Callable[[str, str], None], code: str, password: str) -> None:
+        self.shell = shell
+        self.send = send
+        self.seating = Seating(shell, code, password)
+        self.updates = TableSync(self.seating)
+        self.open = True
+        #: messages parsed (for the flood test: a flood is dropped before parsing)
+        self.parsed = 0
+        self._strangers: dict[str, RateLimit] = {}
+
+    @property
+    def session(self) -> TableSession:
+        return self.seating.session
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.seating.game
+
+    # -- sending ------------------------------------------------------------------------------
+    def _send(self, peer: str, msg: Mapping[str, Any]) -> None:
+        self.send(peer, json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
+
+    def _refuse(self, peer: str, exc: Exception) -> None:
+        message = exc.message if isinstance(exc, ConquestError) else "The host could not use that message."
+        code = exc.code if isinstance(exc, ConquestError) else "live.error"
+        self._send(peer, {"t": "refused", "code": code, "message": message})
+
+    def sync(self, meta_only: bool = False) -> None:
+        """Send every connected device what changed since it was last sent anything."""
+        if not self.open:
+            return
+        for d in list(self.seating.devices.values()):
+            self.sync_device(d, meta_only=meta_only)
+
+    def sync_device(self, d: Device, meta_only: bool = False) -> None:
+        """One connected device's update, if it lacks anything (``TableSync.update``)."""
+        if d.peer is None:
+            return
+        msg = self.updates.update(d, meta_only)
+        if msg is not None:
+            self._send(d.peer, msg)
+
+    def _saved(self, sync_session: bool = True, meta_only: bool = False) -> None:
+        """A change of the record: stored, the session's remote seats follow it (unless
+        nothing about seats changed), and every device is told."""
+        self.seating.save()
+        if sync_session:
+            self.seating.sync_session()
+        self.sync(meta_only=meta_only)
 
     # -- the transport's events ---------------------------------------------------------
     def connected(self, peer: str) -> None:
         """A peer joined the room: tell it who the host is (it answers with hello)."""
-        self._send(peer, {"t": "host", "game": self.game.id, "code": self.code})
+        self._send(peer, {"t": "host", "game": self.game.id, "code": self.seating.code})
 
     def disconnected(self, peer: str) -> None:
-        token = self.peers.pop(peer, None)
-        if token is not None and token in self.devices:
-            d = self.devices[token]
+        table = self.seating
+        token = table.peers.pop(peer, None)
+        if token is not None and token in table.devices:
+            d = table.devices[token]
             d.peer = None
             d.synced = None
-            self.note(f"{d.name} disconnected; their seat waits for them.")
-            self.sync_session()
+            table.note(f"{d.name} disconnected; their seat waits for them.")
+            table.sync_session()
             self.sync(meta_only=True)
 
     def receive(self, peer: str, raw: Any, now_ms: float) -> None:
         """One message from a device: rate, size, JSON, shape, then what it asks."""
-        token = self.peers.get(peer)
-        device = self.devices.get(token) if token else None
-        limit = device.limit if device is not None else self._stranger_limit(peer)
+        token = self.seating.peers.get(peer)
+        device = self.seating.devices.get(token) if token else None
+        limit = device.limit if device is not None else stranger_limit(self._strangers, peer)
         if not limit.allow(now_ms):
             if device is not None and now_ms - device.noted_at > 1000:
                 device.noted_at = now_ms
@@ -102,11 +153,6 @@ class Table(TableSync):
             if device is not None:
                 self.sync_device(device)  # the device is put back to the present
 
-    def _stranger_limit(self, peer: str) -> RateLimit:
-        if not hasattr(self, "_strangers"):
-            self._strangers: dict[str, RateLimit] = {}
-        return stranger_limit(self._strangers, peer)
-
     # -- what devices ask -----------------------------------------------------------------
     def _hello(self, peer: str, msg: Mapping[str, Any]) -> None:
         token = _text(msg, "device", 64)
@@ -115,52 +161,49 @@ class Table(TableSync):
         given = " ".join(_text(msg, "name", 200).split())[:MAX_NAME]
         name = given or "Guest"
         want = msg.get("want")
-        device = self.devices.get(token)
+        table = self.seating
+        device = table.devices.get(token)
         if device is None:
-            if len(self.devices) >= 32:
+            if len(table.devices) >= 32:
                 raise LiveError("live.full", "This table is full.")
             device = Device(token, name)
-            self.devices[token] = device
-            self.note(f"{name} joined the table.")
+            table.devices[token] = device
+            table.note(f"{name} joined the table.")
         else:
             old = device.peer
             if old is not None and old != peer:
-                self.peers.pop(old, None)
+                table.peers.pop(old, None)
             # a device that gives no name keeps the one it had (a seat the host named for a
             # person, as the Metagame console does for a duel's two players)
             device.name = name = given or device.name
-            self.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
+            table.note(f"{name} is back" + (f" at {self.session.seat_name(device.seat)}'s seat." if device.seat is not None else "."))
             if given and device.seat is not None:
                 self.name_seat(device.seat, given)
         if device.peer != peer:
             device.synced = None  # a new connection (a reload): everything again
         device.peer = peer
-        self.peers[peer] = token
-        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and self.may_take(device, want):
+        table.peers[peer] = token
+        if device.seat is None and isinstance(want, int) and not isinstance(want, bool) and table.may_take(device, want):
             device.seat = want
-            self.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
+            table.note(f"{name} sits at {self.session.seat_name(want)}'s seat.")
             if given:
                 self.name_seat(want, given)
-        self.save_table()
-        self.sync_session()
-        self.sync()
+        self._saved()
 
     def _claim(self, device: Device, msg: Mapping[str, Any]) -> None:
         raw = msg.get("seat")
         if raw is None:
             device.seat = None
-            self.note(f"{device.name} now watches.")
+            self.seating.note(f"{device.name} now watches.")
         else:
             seat = _int(msg, "seat", 0, 15)
-            if seat != device.seat and not self.may_take(device, seat):
+            if seat != device.seat and not self.seating.may_take(device, seat):
                 raise LiveError("live.seat-taken", f"{self.session.seat_name(seat)}'s seat is not free.")
             device.seat = seat
-            self.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
+            self.seating.note(f"{device.name} sits at {self.session.seat_name(seat)}'s seat.")
             if device.name != "Guest":
                 self.name_seat(seat, device.name)
-        self.save_table()
-        self.sync_session()
-        self.sync()
+        self._saved()
 
     def name_seat(self, seat: int, name: str) -> bool:
         """The seat takes the name its person typed on their device, in the game's sentences
@@ -175,7 +218,7 @@ class Table(TableSync):
         m = s.match
         name = " ".join(name.split())[:MAX_NAME]
         seats = s.seats()
-        if not name or seat in self.reserved or not 0 <= seat < len(seats):
+        if not name or seat in self.seating.reserved or not 0 <= seat < len(seats):
             return False
         plain = [x.name for x in seats]  # as given (Session.seats isolates none, issue 42)
         if plain[seat] == name or name in plain:
@@ -203,10 +246,8 @@ class Table(TableSync):
             return False
         m.options = fresh.options
         m.states = fresh.states
-        self._redacted.clear()
-        for d in self.devices.values():
-            d.synced = None  # the states they hold name the seat's old name
-        self.note(f"{plain[seat]}'s seat is now called {name}.")
+        self.updates.forget()  # the states they hold name the seat's old name
+        self.seating.note(f"{plain[seat]}'s seat is now called {name}.")
         self.shell.after_change()
         return True
 
@@ -267,8 +308,8 @@ class Table(TableSync):
         if seat in s.held:
             raise LiveError("live.chosen", "Your choice is already in; it is played when its step comes.")
         s.held[seat] = (len(s.match.log), self.game.check_ahead(s.match.state, seat, action))
-        self.note(f"{s.seat_name(seat)} has chosen ahead; it is played when their step comes.")
-        self.save_table()
+        self.seating.note(f"{s.seat_name(seat)} has chosen ahead; it is played when their step comes.")
+        self.seating.save()
         self.shell.after_change()
         self.sync(meta_only=True)
 
@@ -310,65 +351,46 @@ class Table(TableSync):
     def keep_all(self) -> None:
         """The host's device keeps every human seat: a table only to watch (the Metagame
         console's audience on their own devices, where the host enters every step)."""
-        self._kept = set(range(len(self.session.seats())))
-        self.save_table()
-        self.sync(meta_only=True)
+        self.seating.keep_all()
+        self._saved(sync_session=False, meta_only=True)
 
     def release(self, seat: int) -> None:
         """The host's device gives up ``seat``: a guest may take it."""
-        self._kept = self.kept() - {seat}
-        self.reserved.pop(seat, None)  # the host opens it: any guest may take it
-        self.save_table()
-        self.sync(meta_only=True)
+        self.seating.release(seat)
+        self._saved(sync_session=False, meta_only=True)
 
     def assign(self, seat: int, token: str | None) -> None:
         """Move a seat to a device (``token``), or back to this device (None)."""
-        for d in self.devices.values():
-            if d.seat == seat:
-                d.seat = None
-        if token is not None:
-            d = self.devices.get(token)
-            if d is None:
-                raise LiveError("live.unknown", "That device is not at the table.")
-            d.seat = seat
-        else:
-            self._kept = self.kept() | {seat}
-        if seat in self.reserved:  # the host moved the seat: it is kept for where it went
-            if token is None:
-                del self.reserved[seat]
-            else:
-                self.reserved[seat] = token
-        self.save_table()
-        self.sync_session()
-        self.sync()
+        if token is not None and token not in self.seating.devices:
+            raise LiveError("live.unknown", "That device is not at the table.")
+        self.seating.assign(seat, token)
+        self._saved()
 
     def make_bot(self, seat: int, level: str) -> None:
         """A seat is played by a computer from now on (e.g. someone had to leave)."""
         s = self.session
-        if seat in self.reserved and level != HUMAN:
+        if seat in self.seating.reserved and level != HUMAN:
             raise LiveError("live.duel-seat", f"M12: this duel's seats are its two players'; {s.seat_name(seat)}'s "
                                               "seat cannot be given to the computer (the campaign would refuse the "
                                               "result).")
         raw = s.match.options.get("seats")
         if not isinstance(raw, list) or not 0 <= seat < len(raw) or not isinstance(raw[seat], Mapping):
             raise LiveError("live.no-bot", "This game's seats cannot be given to the computer here.")
-        for d in self.devices.values():
-            if d.seat == seat:
-                d.seat = None
+        self.seating.vacate(seat)
         seats = [dict(x) for x in raw]
         if level == HUMAN:
             seats[seat].pop("bot", None)
         else:
             seats[seat]["bot"] = level
         s.match.options["seats"] = seats
-        self.save_table()
-        self.sync_session()
+        self.seating.save()
+        self.seating.sync_session()
         self.shell.after_change()
         self.sync()
 
     def close(self) -> None:
         self.open = False
-        for d in self.devices.values():
+        for d in self.seating.devices.values():
             if d.peer is not None:
                 self._send(d.peer, {"t": "closed"})
         self.shell.session = adopt(self.session, Session)

@@ -450,7 +450,7 @@ class DevicePage:
                 top, end = msg.get("top"), msg.get("end")
                 if isinstance(top, int) and not isinstance(top, bool) and 0 <= top < 10**7 and isinstance(end, bool) \
                         and self.shell.session is not None:
-                    self.shell.log_scrolled(top, end)
+                    self.shell.log.scrolled(top, end)
             elif kind == "resync":
                 self.full = True
         except live.LiveError as exc:
@@ -497,11 +497,11 @@ class DevicePage:
                 s.result_from = self.drawn_steps[1]  # a peer's step: "What just happened" here too
             self.drawn_steps = (id(s), n)
             view = s.view()
-            out["shell-bar"] = shell.render_status(self.page.prompt(view))
-            out["shell-over"] = shell.render_over_row(hide=True)
+            out["shell-bar"] = shell.bar.render(self.page.prompt(view))
+            out["shell-over"] = shell.result.render_over_row(hide=True)
             out["shell-duel"] = h("div", id="shell-duel-inner", hidden=True)
-            out["shell-viewing"] = shell.render_viewing()
-            handover = shell.render_handover()
+            out["shell-viewing"] = shell.log.render_viewing()
+            handover = shell.handover.render()
             out["shell-handover"] = handover
             flags["cls"] = {"shell-game": {"is-handover": "hidden" not in handover.attrs}}
             drawn = self.page.render(view)
@@ -509,14 +509,14 @@ class DevicePage:
                 drawn = {"game-controls": drawn}
             out.update(drawn)
             paint = _plain_paint(self.page.paint(view))
-            out["shell-log-box"] = shell.render_log()
+            out["shell-log-box"] = shell.log.render()
             out["shell-links"] = h("p", "At a live table the game is kept on the host's device; ask the host for links "
                                    "or a file.", id="shell-links-inner", cls="muted")
-            out["shell-chart"] = shell.render_chart(self.chart_width)
+            out["shell-chart"] = shell.chart.render(self.chart_width)
             self.page.after_render()
-            flags["announce"] = shell.announcement()
+            flags["announce"] = shell.result.announcement()
             flags["home"] = self.page.focus_home
-            flags["log"] = {"end": shell.log_top is None, "reveal": shell.take_log_reveal()}
+            flags["log"] = {"end": shell.log.top is None, "reveal": shell.log.take_reveal()}
         return {cid: shell.isolated(t) for cid, t in out.items()}, paint, flags
 
     def update(self) -> dict[str, Any] | None:

@@ -255,7 +255,8 @@ class Shell:
     ``bar`` (the status bar and its Undo), ``handover`` (the pass screen), ``bots`` and
     ``result`` (what just happened, a finished game's next steps). The shell holds the session
     and the toast, routes every step through itself (autosave, refusals while a pass screen
-    stands) and keeps, by name, the renderers every page and a device's page mount.
+    stands). Pages, and a device's page (``remote.py``), mount the parts' own renderers
+    (``shell.bar.render``, ``shell.log.render``, ...).
     """
 
     def __init__(self, game: Game[Any, Any], host: Host) -> None:
@@ -569,39 +570,6 @@ class Shell:
             parts.append(f"page update {perf['render']:.0f} ms")
         return h("p", ("Speed in this browser: " + "; ".join(parts) + ".") if parts else "",
                  id="shell-perf-inner", cls="muted")
-
-    # -- the parts' renderers and browser events by name: every page mounts these, and a
-    # -- device's page (remote.py) too -------------------------------------------------
-    def render_status(self, prompt: str) -> Node:
-        return self.bar.render(prompt)
-
-    def render_over_row(self, hide: bool = False) -> Node:
-        return self.result.render_over_row(hide)
-
-    def render_viewing(self) -> Node:
-        return self.log.render_viewing()
-
-    def render_handover(self) -> Node:
-        return self.handover.render()
-
-    def render_log(self) -> Node:
-        return self.log.render()
-
-    def render_chart(self, width: int = 640) -> Node:
-        return self.chart.render(width)
-
-    def announcement(self) -> str:
-        return self.result.announcement()
-
-    def log_scrolled(self, first: int, at_end: bool) -> bool:
-        return self.log.scrolled(first, at_end)
-
-    def take_log_reveal(self) -> int | None:
-        return self.log.take_reveal()
-
-    @property
-    def log_top(self) -> int | None:
-        return self.log.top
 
 
 def dumps(obj: Any) -> str:
