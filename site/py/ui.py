@@ -295,6 +295,15 @@ def walk(node: Node) -> Iterator[Node]:
             yield from walk(c)
 
 
+def unmark(node: Node, attr: str = "data-now") -> Node:
+    """``node`` with ``attr`` taken off it and everything in it. Issue 41: a page marks its
+    newest result once, so the shell's result box it wraps must not carry a mark of its own
+    (the Metagame's and World's panels)."""
+    for n in walk(node):
+        n.attrs.pop(attr, None)
+    return node
+
+
 def _matches(node: Node, selector: str) -> bool:
     """A tiny selector: ``#id``, ``.class``, ``tag``, ``tag.class``, ``[attr=value]``."""
     if selector.startswith("#"):

@@ -30,14 +30,14 @@ from typing import Any
 
 from duel_desk import DuelDesk, wire_duel_desk
 from shell import GamePage, Seat, Shell
-from ui import Node, h
+from ui import Node, h, unmark
 
 from .bench import bench
 from .board import Board
 from .controls import Controls
 from .draft import Draft
 from .duel import DuelBox
-from .flow import Flow, unmark
+from .flow import Flow
 from .panels import REASONS, InvasionPanel, render_final, render_players
 from .picks import Picks
 from .setup import Presets

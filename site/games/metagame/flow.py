@@ -14,13 +14,6 @@ from typing import Any
 from ui import Node, walk
 
 
-def unmark(node: Node) -> Node:
-    """``node`` with no ``data-now`` mark in it: the page marks one result (issue 41)."""
-    for n in walk(node):
-        n.attrs.pop("data-now", None)
-    return node
-
-
 class Flow:
     """The focus and the reveal the last step asked for, taken after the next render."""
 

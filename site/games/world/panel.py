@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from shell import plural
-from ui import Node, h
+from ui import Node, h, unmark
 
 from conquest.games.world import GAME
 from conquest.games.world import odds as world_odds
@@ -33,16 +33,6 @@ def pct(p: float | Fraction) -> str:
     return f"{x:.1f}%"
 
 
-
-
-def unmark(node: Node) -> Node:
-    """``node`` with no ``data-now`` mark in it (issue 41: the page marks the newest result
-    once; the shell's box it wraps may carry its own)."""
-    node.attrs.pop("data-now", None)
-    for c in node.children:
-        if not isinstance(c, str):
-            unmark(c)
-    return node
 
 
 
