@@ -24,7 +24,7 @@ from conquest.rng import Rng
 from conquest.savecode import make_fragment
 from conquest.session import Match
 from tests.browser.live_kit import device, end_checks, open_table, sit
-from tests.browser.test_tapwalk_reign_conquests import REIGN_START, VIEWS, Walk
+from tests.browser.test_tapwalk_reign_conquests import REIGN_START, VIEWS, Walk, reign_tap
 
 #: what a device may be asked to do on Reign's stage (``data-act``), the rest is waiting
 ACTS = ("battle", "respond", "turn")
@@ -88,25 +88,7 @@ def test_reign_live_a_phone_guest_sees_each_result_and_decision(browser: Any, ba
                 break  # the game is over
             who = doing[0]
             walk, page = walks[who], pages[who]
-            act = acts[who][0]
-            if act == "battle":
-                if not page.locator("#rg-stage .rg-sc.is-on").count():
-                    walk.tap("#rg-stage .rg-sc", f"{who}: a strategy card")
-                walk.acted = True
-                walk.tap("#rg-battle-go", f"{who}: Confirm my choice")
-                confirms += 1
-            elif act == "respond":
-                walk.tap("#rg-fight", f"{who}: Fight as we stand")
-            else:
-                attack = "#rg-board .rg-card-acts button[data-action^=b]"
-                if page.locator(attack).count():
-                    walk.tap(attack, f"{who}: Attack")
-                elif page.locator("#rg-end-now").count():
-                    walk.tap("#rg-end-now", f"{who}: End the turn")
-                elif page.locator("#rg-board .rg-card-acts button").count():
-                    walk.tap("#rg-board .rg-card-acts button", f"{who}: Develop or Reform")
-                else:
-                    walk.tap("#rg-end", f"{who}: End the turn")
+            confirms += reign_tap(walk, page, acts[who][0], who)
             # the step reached the other device: it is checked as it stands, untouched
             other = "Bob" if who == "Ann" else "Ann"
             host_step = stage(host)[1]

@@ -106,6 +106,33 @@ def report(walk: Walk) -> str:
     return f"{len(walk.problems)} problems in {walk.taps} taps:\n" + "\n".join(walk.problems)
 
 
+def reign_tap(walk: Walk, page: Any, act: str, who: str = "") -> int:
+    """The walk's one tap in To Reign Supreme for the stage's ``act``: in a battle a strategy
+    card and Confirm, else Fight as we stand, else an attack, else End the turn now, else
+    Develop or Reform, else End the turn. Returns 1 for a confirmed battle choice. Shared by the
+    hot-seat walk and the live one (``who`` names the device's person in the problems)."""
+    say = f"{who}: " if who else ""
+    if act == "battle":
+        if not page.locator("#rg-stage .rg-sc.is-on").count():
+            walk.tap("#rg-stage .rg-sc", f"{say}a strategy card")
+        walk.acted = True
+        walk.tap("#rg-battle-go", f"{say}Confirm my choice")
+        return 1
+    if act == "respond":
+        walk.tap("#rg-fight", f"{say}Fight as we stand")
+        return 0
+    attack = "#rg-board .rg-card-acts button[data-action^=b]"
+    if page.locator(attack).count():
+        walk.tap(attack, f"{say}Attack")
+    elif page.locator("#rg-end-now").count():
+        walk.tap("#rg-end-now", f"{say}End the turn")
+    elif page.locator("#rg-board .rg-card-acts button").count():
+        walk.tap("#rg-board .rg-card-acts button", f"{say}Develop or Reform")
+    else:
+        walk.tap("#rg-end", f"{say}End the turn")
+    return 0
+
+
 def test_reign_three_battles_by_taps(walk_page: Any) -> None:
     walk, base = walk_page
     save = Match(REIGN, {"setup": "easy", "players": ["Ann", "Bob"], "seed": 0}, REIGN_START, rng=Rng(1))
@@ -127,24 +154,7 @@ def test_reign_three_battles_by_taps(walk_page: Any) -> None:
         act = page.get_attribute("#rg-stage-inner", "data-act")
         if act == "over":
             break
-        if act == "battle":
-            if not page.locator("#rg-stage .rg-sc.is-on").count():
-                walk.tap("#rg-stage .rg-sc", "a strategy card")
-            walk.acted = True
-            walk.tap("#rg-battle-go", "Confirm my choice")
-            confirms += 1
-        elif act == "respond":
-            walk.tap("#rg-fight", "Fight as we stand")
-        else:
-            attack = "#rg-board .rg-card-acts button[data-action^=b]"
-            if page.locator(attack).count():
-                walk.tap(attack, "Attack")
-            elif page.locator("#rg-end-now").count():
-                walk.tap("#rg-end-now", "End the turn")
-            elif page.locator("#rg-board .rg-card-acts button").count():
-                walk.tap("#rg-board .rg-card-acts button", "Develop or Reform")
-            else:
-                walk.tap("#rg-end", "End the turn")
+        confirms += reign_tap(walk, page, str(act))
         walk.acted = True
     assert confirms >= 6, f"only {confirms // 2} battles in {walk.taps} taps"
     assert not walk.problems, report(walk)
