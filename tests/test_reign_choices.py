@@ -14,8 +14,9 @@ first player's first-turn grab, so seat balance wins and it is not required to b
 One test checks that every other choice is made in 5% or more of its situations; another
 builds a position by hand where a Reallocate looks tempting (the opponent Influences the best
 cards, out of reach) and checks the strongest level weighs it and declines it, as played-out
-games say it should (see that test). And the strongest level beats Random in at least 95% of
-a few seeded games.
+games say it should (see that test). No position where it pays has been found to test the other
+way (``bench/reign_reallocate_search.py``; the rules page's "Positions built to tempt it" has
+the figures). And the strongest level beats Random in at least 95% of a few seeded games.
 
 Why 100 games per setup (seeds 0 to 99, both processes of the machine, about a minute): Reform,
 Recruit and Restructure are chosen in about 5-7% of their situations, and a small sample cannot
