@@ -11,7 +11,7 @@ from typing import Any
 from live import device_token
 from live_kit import Wire, WireDevice, attrs, tap, world_host
 from page_host import FakeHost
-from shell import now_scroll, tap_word, tap_word_lower
+from shell import now_scroll, tap_word, tap_word_lower, whole_px
 from world import WorldPage
 
 from conquest.core import get_game
@@ -105,3 +105,15 @@ def test_the_announcement_ends_each_line_once() -> None:
 
     said = Results.announcement(Lines())  # type: ignore[arg-type]
     assert said == "Step 3: Ann claims Ohio (S3). Step 4: Bob passes."
+
+
+def test_a_scroll_is_made_in_whole_pixels_away_from_zero() -> None:
+    """A result box 0.6 px over a phone's sheet was left there: scrolls under 1 px were
+    skipped (the Short Campaign walk at 360 px, ``browser_now.bring_now``; ``guest-dom.js``
+    rounds alike)."""
+    assert whole_px(0.6) == 1 and whole_px(-0.6) == -1
+    assert whole_px(12.2) == 13 and whole_px(-12.2) == -13
+    assert whole_px(0.05) == 0 and whole_px(0.0) == 0
+    # the walk's case: the box 598..740.6 in a room ending at 740 is brought in whole
+    dy = whole_px(now_scroll(None, (598.0, 740.6), 596.0, 740.0))
+    assert dy == 1 and 740.6 - dy <= 740.0 and 598.0 - dy >= 596.0

@@ -12,7 +12,7 @@ from typing import Any
 
 import frame
 import js  # type: ignore[import-not-found]
-from shell import now_scroll
+from shell import now_scroll, whole_px
 
 __all__ = ["bring_now", "dock_toast", "scroll_behavior"]
 
@@ -89,11 +89,15 @@ def bring_now() -> None:
         ds = now_scroll(inner[0], inner[1], max(st - dy, room_top), min(st - dy + float(sheet.clientHeight), height))
     # to a place, not by a distance: a smooth scroll still running (a page's ``reveal``) would
     # add its own rest to a distance
+    # in whole pixels away from zero: a box that overhangs by a fraction (rects are fractional,
+    # a sheet's clientHeight whole) is brought in, not left 0.6 px out (seen at 360 px)
     how = scroll_behavior()
-    if abs(dy) >= 1:
+    dy, ds = whole_px(dy), whole_px(ds)
+    if dy:
         js.window.scrollTo(js.Object.fromEntries([["top", float(js.window.scrollY) + dy], ["behavior", how]]))
-    if sheet is not None and abs(ds) >= 1:
+    if sheet is not None and ds:
         sheet.scrollTo(js.Object.fromEntries([["top", float(sheet.scrollTop) + ds], ["behavior", how]]))
+
 
 
 def dock_toast(game_shown: bool) -> None:

@@ -18,6 +18,7 @@ keeps the names other modules import from it (``from shell import Session`` stil
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -73,6 +74,7 @@ __all__ = [
     "and_list",
     "chart_number",
     "now_scroll",
+    "whole_px",
     "parse_setup",
     "check_save",
     "plural",
@@ -114,6 +116,15 @@ def now_scroll(next_box: Span | None, result_box: Span | None, top: float, botto
     if result_box is not None and result_box[0] < nt and nb - nt <= bottom - top:
         return nb - bottom  # the result above: the next at the foot, the result's end over it
     return nt - top
+
+
+def whole_px(d: float) -> int:
+    """A scroll of ``d`` px rounded away from zero to whole pixels, 0 below a tenth of one.
+    Boxes are fractional and a sheet's ``clientHeight`` whole: a box that overhung the room by
+    0.6 px was left there by a scroll made only from 1 px on (issue 41, seen at 360 px)."""
+    if abs(d) < 0.1:
+        return 0
+    return math.ceil(d) if d > 0 else math.floor(d)
 
 
 # -- the host: what the browser (or a test) provides ---------------------------------------

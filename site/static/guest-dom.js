@@ -559,7 +559,7 @@ export function createView({ send, root = document }) {
       const [t, b] = span(marks[0]);
       if (b - t > (sheets[0] ? sheets[0].clientHeight : height - roomTop)) marks[0] = active;
     }
-    const dy = nowScroll(...marks.map((m, i) => (m === null ? null : span(sheets[i] || m))), roomTop, height);
+    let dy = nowScroll(...marks.map((m, i) => (m === null ? null : span(sheets[i] || m))), roomTop, height);
     const sheet = sheets[0] || sheets[1];
     let ds = 0;
     if (sheet) {
@@ -569,8 +569,12 @@ export function createView({ send, root = document }) {
     }
     const behavior = win.matchMedia && win.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
     // to a place, not by a distance: a smooth scroll still running would add its rest to it
-    if (Math.abs(dy) >= 1) win.scrollTo({ top: win.scrollY + dy, behavior });
-    if (sheet && Math.abs(ds) >= 1) sheet.scrollTo({ top: sheet.scrollTop + ds, behavior });
+    // whole pixels away from zero, as browser_now.whole_px: a fraction over is brought in
+    const whole = (d) => (Math.abs(d) < 0.1 ? 0 : d > 0 ? Math.ceil(d) : Math.floor(d));
+    dy = whole(dy);
+    ds = whole(ds);
+    if (dy) win.scrollTo({ top: win.scrollY + dy, behavior });
+    if (sheet && ds) sheet.scrollTo({ top: sheet.scrollTop + ds, behavior });
   }
 
   /** The shell's message in the flow under the status bar once a game shows (issue 41: a
